@@ -1,0 +1,82 @@
+/*
+ * chars.c — character classes: a table for ASCII (the fast path never leaves
+ * it) and ICU properties for everything else.
+ */
+#include "internal.h"
+
+#include <unicode/uchar.h>
+#include <unicode/uscript.h>
+
+#define SP CTK_A_SPACE
+#define UP CTK_A_UPPER
+#define LO CTK_A_LOWER
+#define DI CTK_A_DIGIT
+#define PU CTK_A_PUNCT
+#define SY CTK_A_SYMBOL
+
+const uint8_t ctk__ascii[256] = {
+    SP, SP, SP, SP, SP, SP, SP, SP, SP, SP, SP, SP, SP, SP, SP, SP,  /* 00 */
+    SP, SP, SP, SP, SP, SP, SP, SP, SP, SP, SP, SP, SP, SP, SP, SP,  /* 10 */
+    SP, PU, PU, PU, SY, PU, PU, PU, PU, PU, PU, SY, PU, PU, PU, PU,  /* 20 */
+    DI, DI, DI, DI, DI, DI, DI, DI, DI, DI, PU, PU, SY, SY, SY, PU,  /* 30 */
+    PU, UP, UP, UP, UP, UP, UP, UP, UP, UP, UP, UP, UP, UP, UP, UP,  /* 40 */
+    UP, UP, UP, UP, UP, UP, UP, UP, UP, UP, UP, PU, PU, PU, SY, PU,  /* 50 */
+    SY, LO, LO, LO, LO, LO, LO, LO, LO, LO, LO, LO, LO, LO, LO, LO,  /* 60 */
+    LO, LO, LO, LO, LO, LO, LO, LO, LO, LO, LO, PU, SY, PU, SY, SP,  /* 70 */
+    /* 80–FF: 0, not ASCII (so loops over bytes need no separate test) */
+};
+
+#undef SP
+#undef UP
+#undef LO
+#undef DI
+#undef PU
+#undef SY
+
+unsigned ctk__uclass(uint32_t cp)
+{
+    if (cp < 0x80) {
+        uint8_t a = ctk__ascii[cp];
+        unsigned k = 0;
+        if (a & CTK_A_SPACE) k |= CTK_U_SKIP;
+        if (a & CTK_A_ALPHA) k |= CTK_U_ALPHA | CTK_U_LETTER | CTK_U_LATIN;
+        if (a & CTK_A_UPPER) k |= CTK_U_UPPER;
+        if (a & CTK_A_DIGIT) k |= CTK_U_DIGIT;
+        if (a & CTK_A_PUNCT) k |= CTK_U_PUNCT;
+        return k;
+    }
+    UChar32 c = (UChar32)cp;
+    unsigned k = 0;
+    int8_t type = u_charType(c);
+    uint32_t mask = U_MASK(type);
+    if (mask & U_GC_L_MASK) {
+        k |= CTK_U_LETTER | CTK_U_ALPHA;
+        if (u_isUUppercase(c)) k |= CTK_U_UPPER;
+        UErrorCode status = U_ZERO_ERROR;
+        if (uscript_getScript(c, &status) == USCRIPT_LATIN) k |= CTK_U_LATIN;
+    } else if (mask & U_GC_M_MASK) {
+        k |= CTK_U_MARK;
+    } else if (type == U_DECIMAL_DIGIT_NUMBER) {
+        k |= CTK_U_DIGIT;
+    } else if (mask & U_GC_P_MASK) {
+        k |= CTK_U_PUNCT;
+    } else if (type == U_CONTROL_CHAR || u_isUWhiteSpace(c) ||
+               u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT)) {
+        k |= CTK_U_SKIP;
+    } else if (u_hasBinaryProperty(c, UCHAR_ALPHABETIC)) {
+        /* Nl (Roman numerals) and the like. */
+        k |= CTK_U_ALPHA;
+    }
+    if ((k & CTK_U_MARK) && u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT)) {
+        /* Variation selectors and the like are Mn but invisible: skip them. */
+        k = CTK_U_SKIP;
+    }
+    return k;
+}
+
+bool ctk__is_word_char(uint32_t cp)
+{
+    if (cp < 0x80) return (ctk__ascii[cp] & CTK_A_ALNUM) != 0;
+    if (cp == CTK_EOF) return false;
+    return (ctk__uclass(cp) & CTK_U_WORD) != 0;
+}

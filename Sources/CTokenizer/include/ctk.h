@@ -1,0 +1,209 @@
+/*
+ * ctk.h — the CTokenizer public interface: a tweet-aware tokenizer with English
+ * normalization, written in C over ICU4C.
+ *
+ * Every symbol starts with `ctk_` (functions, types) or `CTK_` (constants).
+ * ICU headers stay out of this file on purpose: Debian renames ICU's symbols by
+ * version (`unorm2_normalize_72`) through header macros that Swift cannot see,
+ * so only the `.c` files talk to ICU.
+ *
+ * Memory: the tokenizer never allocates per token. The caller owns the token
+ * array and the text buffer; a call that does not fit returns CTK_ERROR_NOSPACE
+ * and reports the sizes it needs, so the caller can grow its buffers and call
+ * again. There is no global mutable state: any number of threads may call
+ * `ctk_tokenize` at once, each with its own buffers.
+ */
+#ifndef CTK_H
+#define CTK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------- */
+/* Token kinds                                                               */
+/* ------------------------------------------------------------------------- */
+
+/** What a token is. The normalized text each kind carries is given here. */
+typedef enum ctk_kind {
+    /** A word, case-folded (NFKC_Casefold for non-ASCII), apostrophes kept:
+     *  "Don't" → "don't", "I’m" → "i'm" (typographic apostrophes become '\''),
+     *  letter runs of 3+ shortened to 2 ("soooo" → "soo", CTK_FLAG_ELONGATED). */
+    CTK_WORD = 1,
+    /** Digits with inner separators: "3", "1,000", "3.14", "10:30". */
+    CTK_NUMBER = 2,
+    /** A URL (http://…, https://…, www.…): text is "<url>". */
+    CTK_URL = 3,
+    /** An @mention: text is "<user>". */
+    CTK_USER = 4,
+    /** A #hashtag: text is the tag word, folded, without the '#'
+     *  ("#NotCool" → "notcool"). */
+    CTK_HASHTAG = 5,
+    /** One emoji grapheme cluster (ZWJ sequences, flags, keycaps kept whole);
+     *  text drops U+FE0F and skin-tone modifiers ("❤️" → "❤", "👍🏽" → "👍"). */
+    CTK_EMOJI = 6,
+    /** An ASCII emoticon: ":)", ":-(", ":D", "<3", ";)", ":'(", "xD", ":P" …;
+     *  text drops the nose ("-") and folds case only where it does not change
+     *  meaning (":-D" → ":D", "XD" → "xd"). */
+    CTK_EMOTICON = 7,
+    /** Punctuation: a run of '!' and '?' is one token whose text keeps at most
+     *  three characters ("!!!!!" → "!!!", CTK_FLAG_EMPHASIS when 2 or more);
+     *  "..." (or "…") is one token "..."; any other punctuation is one token
+     *  per character. */
+    CTK_PUNCT = 8,
+    /** Any other symbol that is not a letter, digit, emoji or punctuation. */
+    CTK_SYMBOL = 9
+} ctk_kind;
+
+/* ------------------------------------------------------------------------- */
+/* Token flags (bit set)                                                     */
+/* ------------------------------------------------------------------------- */
+
+/** The token lies in a negation scope: after a negation cue ("not", "no",
+ *  "never", "n't" words, "cannot", "nothing", "dont" …) up to the next clause
+ *  punctuation (. , ; : ! ? and "…"). The cue itself is not marked NEGATED. */
+#define CTK_FLAG_NEGATED   (1u << 0)
+/** A letter was repeated 3+ times in the source and shortened ("soooo"). */
+#define CTK_FLAG_ELONGATED (1u << 1)
+/** The word was written in capitals (2+ letters, all upper case): "GREAT". */
+#define CTK_FLAG_ALLCAPS   (1u << 2)
+/** The token is a negation cue ("not", "never", "don't" …). */
+#define CTK_FLAG_NEGATOR   (1u << 3)
+/** A punctuation run of 2+ characters ("!!", "?!"). */
+#define CTK_FLAG_EMPHASIS  (1u << 4)
+/** The token contained an invalid UTF-8 sequence (replaced by U+FFFD). */
+#define CTK_FLAG_INVALID   (1u << 5)
+
+/* ------------------------------------------------------------------------- */
+/* Options (bit set) for ctk_tokenize                                        */
+/* ------------------------------------------------------------------------- */
+
+/** Mark negation scopes (CTK_FLAG_NEGATED, CTK_FLAG_NEGATOR). */
+#define CTK_OPT_NEGATION    (1u << 0)
+/** Shorten elongated letter runs to two letters. */
+#define CTK_OPT_ELONGATION  (1u << 1)
+/** Decode the HTML entities tweets are published with: &amp; &lt; &gt; &quot;
+ *  &#39; &apos; (so "&lt;3" is the emoticon "<3"). */
+#define CTK_OPT_ENTITIES    (1u << 2)
+/** Leave punctuation tokens out of the output (they still end negation). */
+#define CTK_OPT_DROP_PUNCT  (1u << 3)
+/** Everything above except CTK_OPT_DROP_PUNCT:
+ *  CTK_OPT_NEGATION | CTK_OPT_ELONGATION | CTK_OPT_ENTITIES. Spelled as one
+ *  literal because Swift imports only simple macros (tokenize.c checks it). */
+#define CTK_OPT_DEFAULT 7u
+
+/* ------------------------------------------------------------------------- */
+/* Results                                                                   */
+/* ------------------------------------------------------------------------- */
+
+/** One token. 32 bytes. Offsets are byte offsets. */
+typedef struct ctk_token {
+    /** `ctk_hash64` of the normalized text (text_offset, text_length) with the
+     *  seed given to `ctk_tokenize`. */
+    uint64_t hash;
+    /** Where the normalized text starts in the caller's text buffer. */
+    uint32_t text_offset;
+    /** Length in bytes of the normalized text (UTF-8, not NUL-terminated). */
+    uint32_t text_length;
+    /** Where the token starts in the input. */
+    uint32_t source_offset;
+    /** How many input bytes the token spans. */
+    uint32_t source_length;
+    /** A `ctk_kind`. */
+    uint16_t kind;
+    /** A set of CTK_FLAG_… bits. */
+    uint16_t flags;
+    uint32_t reserved;
+} ctk_token;
+
+/** What one call saw and needed. */
+typedef struct ctk_stats {
+    /** Tokens written; after CTK_ERROR_NOSPACE, tokens needed. */
+    size_t token_count;
+    /** Text bytes written; after CTK_ERROR_NOSPACE, bytes needed. */
+    size_t text_length;
+    /** Invalid UTF-8 sequences in the input (each read as U+FFFD). */
+    size_t invalid_sequences;
+    /** Letters in the Latin script (ASCII letters included). Letters are
+     *  counted in CTK_WORD and CTK_HASHTAG tokens only, so URLs and mentions
+     *  do not count. */
+    size_t latin_letters;
+    /** Letters in any other script (Cyrillic, Arabic, Han, Hiragana …). */
+    size_t other_letters;
+} ctk_stats;
+
+/* ------------------------------------------------------------------------- */
+/* Error codes (negative) and their names                                    */
+/* ------------------------------------------------------------------------- */
+
+#define CTK_OK               0
+/** The token array or the text buffer is too small: `stats` holds the sizes
+ *  needed; nothing useful was written. Grow and call again. */
+#define CTK_ERROR_NOSPACE   (-1)
+/** The input is longer than 4 GiB − 1 bytes (offsets are 32-bit). */
+#define CTK_ERROR_TOOLARGE  (-2)
+/** A required pointer was NULL (input may be NULL only when count is 0;
+ *  tokens and text only when their capacity is 0). */
+#define CTK_ERROR_INVALID   (-3)
+/** ICU failed to normalize (reported with the ICU status name by
+ *  `ctk_errmsg`, which cannot say more; this should not happen). */
+#define CTK_ERROR_ICU       (-4)
+
+/** A static, human-readable message for a CTK_… result code. Never NULL. */
+const char *ctk_errmsg(int code);
+
+/* ------------------------------------------------------------------------- */
+/* Functions                                                                 */
+/* ------------------------------------------------------------------------- */
+
+/**
+ * Tokenizes `count` bytes of UTF-8 at `bytes` (any byte sequence is safe:
+ * invalid UTF-8 is read as U+FFFD and counted in stats->invalid_sequences;
+ * nothing is read outside [bytes, bytes + count)).
+ *
+ * ASCII-only input takes a fast path that never enters ICU; non-ASCII text is
+ * normalized with ICU's NFKC_Casefold.
+ *
+ * @param bytes           the input; may be NULL only when count is 0.
+ * @param count           its length in bytes.
+ * @param options         CTK_OPT_… bits; CTK_OPT_DEFAULT is the usual choice.
+ * @param seed            the seed of each token's `hash`.
+ * @param tokens          caller-owned array of `token_capacity` tokens.
+ * @param token_capacity  a safe size is `count + 1`.
+ * @param text            caller-owned buffer for normalized text.
+ * @param text_capacity   a safe first guess is `2 * count + 16`; NFKC can
+ *                        expand rare characters further, which NOSPACE reports.
+ * @param stats           filled on return (required).
+ * @return CTK_OK, or a negative CTK_ERROR_… code.
+ *
+ * Calling with both capacities 0 (and NULL buffers) is a size query: it
+ * returns CTK_ERROR_NOSPACE with the exact sizes in stats (or CTK_OK when
+ * there are no tokens). Buffers of exactly those sizes then succeed.
+ * Memory: no heap allocation at all; non-ASCII text is normalized through
+ * fixed stack buffers (about 9 KiB) in chunks.
+ *
+ * Thread-safety: reentrant; no global mutable state.
+ */
+int ctk_tokenize(const void *bytes, size_t count, uint32_t options, uint64_t seed,
+                 ctk_token *tokens, size_t token_capacity,
+                 char *text, size_t text_capacity, ctk_stats *stats);
+
+/**
+ * The 64-bit hash the tokenizer stores in `ctk_token.hash`: a fast,
+ * well-mixed, platform-independent (little-endian reading) hash of `count`
+ * bytes. Stable across versions: model files depend on it.
+ */
+uint64_t ctk_hash64(const void *bytes, size_t count, uint64_t seed);
+
+/** A short name of a token kind ("word", "number", "url", "user", "hashtag",
+ *  "emoji", "emoticon", "punct", "symbol"); "unknown" otherwise. Never NULL. */
+const char *ctk_kind_name(int kind);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CTK_H */

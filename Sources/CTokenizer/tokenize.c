@@ -1,0 +1,749 @@
+/*
+ * tokenize.c — the scanner: ctk_tokenize.
+ *
+ * One left-to-right pass. At each token start the first byte picks a rule:
+ *
+ *   ASCII letter   URL (http:// https:// www.), emoticon (xD, T_T, o_O), word
+ *   ASCII digit    keycap emoji (1️⃣), number, or word when letters follow ("2nd")
+ *   # * @          keycap, hashtag, mention, else punctuation
+ *   ! ? . …        punctuation runs
+ *   : ; = < > ^ - \ emoticon, else punctuation or symbol
+ *   non-ASCII      invalid UTF-8 (U+FFFD symbol), emoji cluster, word, number,
+ *                  punctuation, symbol; whitespace and default-ignorables are
+ *                  skipped
+ *
+ * The ASCII paths read bytes through a class table and lower-case words
+ * themselves; ICU is only called for non-ASCII characters (normalize.c,
+ * emoji.c, chars.c).
+ *
+ * Output: the text of each token is appended to the caller's buffer, then the
+ * token (with the hash of that text) to the caller's array. When either is
+ * full the pass goes on writing nothing, only counting, so that stats can
+ * report the sizes needed (CTK_ERROR_NOSPACE).
+ */
+#include "internal.h"
+
+_Static_assert(CTK_OPT_DEFAULT == (CTK_OPT_NEGATION | CTK_OPT_ELONGATION | CTK_OPT_ENTITIES),
+               "CTK_OPT_DEFAULT must stay the documented union");
+
+/* What a word scan saw, for the flags, the stats and the choice of text path. */
+typedef struct ctk_facts {
+    uint32_t letters;  /* letters (L*) */
+    uint32_t upper;    /* of which upper case */
+    uint32_t other;    /* of which not in the Latin script */
+    bool nonascii;     /* needs ICU */
+    bool special;      /* an entity or a typographic apostrophe: needs the reader */
+    bool elongated;    /* an ASCII letter 3+ times in a row */
+    bool invalid;      /* an invalid UTF-8 sequence */
+} ctk_facts;
+
+/* ------------------------------------------------------------------------- */
+/* Small helpers                                                             */
+/* ------------------------------------------------------------------------- */
+
+CTK_INLINE bool is_ascii_alpha(uint32_t cp)
+{
+    return cp < 0x80 && (ctk__ascii[cp] & CTK_A_ALPHA);
+}
+
+/* Whether the character at `i` is a letter (a word may start there). */
+static bool alpha_at(const ctk_scanner *s, size_t i)
+{
+    size_t len;
+    uint32_t cp = ctk__peek(s, i, &len);
+    if (cp < 0x80) return (ctk__ascii[cp] & CTK_A_ALPHA) != 0;
+    if (cp == CTK_EOF || ctk__is_apostrophe(cp)) return false;
+    return (ctk__uclass(cp) & CTK_U_ALPHA) != 0;
+}
+
+/* Whether the character at `i` is a decimal digit (ASCII or Nd). */
+static bool digit_at(const ctk_scanner *s, size_t i)
+{
+    if (i >= s->n) return false;
+    uint8_t b = s->src[i];
+    if (b < 0x80) return (ctk__ascii[b] & CTK_A_DIGIT) != 0;
+    uint32_t cp;
+    bool invalid;
+    ctk__utf8_decode(s->src + i, s->n - i, &cp, &invalid);
+    return !invalid && (ctk__uclass(cp) & CTK_U_DIGIT);
+}
+
+/* Whether the byte before `i` is an ASCII letter, digit or underscore. */
+CTK_INLINE bool after_word(const ctk_scanner *s, size_t i)
+{
+    if (i == 0) return false;
+    uint8_t b = s->src[i - 1];
+    return b < 0x80 && ((ctk__ascii[b] & CTK_A_ALNUM) || b == '_');
+}
+
+/* Case-insensitive ASCII prefix test. */
+static bool has_prefix_ci(const ctk_scanner *s, size_t i, const char *lit, size_t len)
+{
+    if (s->n - i < len) return false;
+    for (size_t k = 0; k < len; k++) {
+        uint8_t b = s->src[i + k];
+        if (b >= 'A' && b <= 'Z') b = (uint8_t)(b | 0x20);
+        if (b != (uint8_t)lit[k]) return false;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Emitting tokens                                                           */
+/* ------------------------------------------------------------------------- */
+
+/* Appends a token whose text was written from `text_start` to the end of the
+ * text so far; applies the negation scope. */
+static void emit(ctk_scanner *s, ctk_kind kind, unsigned flags, size_t src_start, size_t src_end,
+                 size_t text_start)
+{
+    size_t text_len = s->text_length - text_start;
+    if (s->options & CTK_OPT_NEGATION) {
+        /* Every cue starts with 'n' or ends with "nt", "'t", "ot" or "ut": test that
+         * inline first (negation.c keeps the list). */
+        const char *t = s->text + text_start;
+        if (kind == CTK_WORD && !s->text_full && text_len >= 2 &&
+            (t[0] == 'n' || (t[text_len - 1] == 't' && (t[text_len - 2] == 'n' || t[text_len - 2] == '\'' ||
+                                                      t[text_len - 2] == 'o' || t[text_len - 2] == 'u'))) &&
+            ctk__is_negator(t, text_len)) {
+            flags |= CTK_FLAG_NEGATOR;
+            s->in_negation = true;
+        } else if (s->in_negation) {
+            flags |= CTK_FLAG_NEGATED;
+        }
+    }
+    if (s->token_count < s->token_capacity) {
+        ctk_token *t = &s->tokens[s->token_count];
+        t->hash = s->text_full ? 0 : ctk__hash_with_state(s->text + text_start, text_len, s->hash_state);
+        t->text_offset = (uint32_t)text_start;
+        t->text_length = (uint32_t)text_len;
+        t->source_offset = (uint32_t)src_start;
+        t->source_length = (uint32_t)(src_end - src_start);
+        t->kind = (uint16_t)kind;
+        t->flags = (uint16_t)flags;
+        t->reserved = 0;
+    }
+    s->token_count++;
+}
+
+/* A token with fixed ASCII text ("<url>", "<user>", an emoticon). */
+static size_t emit_literal(ctk_scanner *s, ctk_kind kind, unsigned flags, size_t start,
+                           size_t end, const char *lit, size_t len)
+{
+    size_t t0 = s->text_length;
+    ctk__put(s, lit, len);
+    emit(s, kind, flags, start, end, t0);
+    return end;
+}
+
+/* A punctuation token: clause punctuation ends the negation scope, and
+ * CTK_OPT_DROP_PUNCT leaves the token (and its text) out. */
+static size_t emit_punct(ctk_scanner *s, size_t start, size_t end, bool clause, unsigned flags,
+                         const char *lit, size_t len)
+{
+    if (clause) s->in_negation = false;
+    if (s->options & CTK_OPT_DROP_PUNCT) return end;
+    size_t t0 = s->text_length;
+    if (lit)
+        ctk__put(s, lit, len);
+    else
+        ctk__fold_span(s, start, end, 0);
+    emit(s, CTK_PUNCT, flags, start, end, t0);
+    return end;
+}
+
+/* ------------------------------------------------------------------------- */
+/* Words, hashtags, numbers                                                  */
+/* ------------------------------------------------------------------------- */
+
+/* Whether an apostrophe ending at `j` joins two parts of a word. */
+CTK_INLINE bool apostrophe_joins(const ctk_scanner *s, size_t j)
+{
+    return j < s->n && alpha_at(s, j);
+}
+
+/*
+ * Scans a word from `i`: letters, digits and marks, with inner apostrophes
+ * (followed by a letter) and, in non-Latin scripts, inner ZWJ/ZWNJ. Invalid
+ * UTF-8 continues a word (flagged). A hashtag body takes underscores instead
+ * of apostrophes and stops at invalid UTF-8.
+ */
+static size_t scan_word(const ctk_scanner *s, size_t i, ctk_facts *f, bool hashtag)
+{
+    const uint8_t *src = s->src;
+    size_t n = s->n;
+    /* Locals, not *f, in the loop: the compiler cannot keep *f in registers. */
+    uint32_t letters = 0, upper = 0;
+    uint8_t last = 0;
+    unsigned run = 0;
+    bool elongated = false;
+    while (i < n) {
+        uint8_t b = src[i];
+        if (CTK_LIKELY(b < 0x80)) {
+            uint8_t a = ctk__ascii[b];
+            if (a & CTK_A_ALPHA) {
+                letters++;
+                upper += (a >> 1) & 1u; /* CTK_A_UPPER */
+                uint8_t l = (uint8_t)(b | 0x20);
+                if (CTK_UNLIKELY(l == last)) {
+                    if (++run == 3) elongated = true;
+                } else {
+                    last = l;
+                    run = 1;
+                }
+                i++;
+                continue;
+            }
+            last = 0;
+            if (a & CTK_A_DIGIT) {
+                i++;
+                continue;
+            }
+            if (hashtag) {
+                if (b == '_') {
+                    i++;
+                    continue;
+                }
+                break;
+            }
+            if (b == '\'' || b == '&') {
+                size_t len;
+                uint32_t cp = ctk__peek(s, i, &len);
+                if (cp == '\'' && apostrophe_joins(s, i + len)) {
+                    if (len > 1) f->special = true;
+                    i += len;
+                    continue;
+                }
+            }
+            break;
+        }
+
+        last = 0;
+        uint32_t cp;
+        bool invalid;
+        size_t len = ctk__utf8_decode(src + i, n - i, &cp, &invalid);
+        if (invalid) {
+            if (hashtag) break;
+            f->invalid = true;
+            f->nonascii = true;
+            i += len;
+            continue;
+        }
+        if (ctk__is_apostrophe(cp)) {
+            if (hashtag || !apostrophe_joins(s, i + len)) break;
+            f->special = true;
+            i += len;
+            continue;
+        }
+        if (cp == 0x200C || cp == 0x200D) {
+            /* Joiners inside Indic and Arabic-script words. */
+            if (!alpha_at(s, i + len)) break;
+            f->nonascii = true;
+            i += len;
+            continue;
+        }
+        unsigned k = ctk__uclass(cp);
+        if (!(k & CTK_U_WORD)) break;
+        f->nonascii = true;
+        if (k & CTK_U_LETTER) {
+            letters++;
+            if (k & CTK_U_UPPER) upper++;
+            if (!(k & CTK_U_LATIN)) f->other++;
+        }
+        i += len;
+    }
+    f->letters += letters;
+    f->upper += upper;
+    f->elongated |= elongated;
+    return i;
+}
+
+/* Writes the text of a word or hashtag body [start, end) and emits it; the
+ * token spans [src_start, end) of the input. */
+static size_t produce_word(ctk_scanner *s, ctk_kind kind, size_t src_start, size_t start,
+                           size_t end, const ctk_facts *f)
+{
+    size_t t0 = s->text_length;
+    bool elong = kind == CTK_WORD && (s->options & CTK_OPT_ELONGATION);
+    ctk__elong_begin(s, elong);
+
+    if (f->nonascii) {
+        ctk__fold_span(s, start, end, CTK_FOLD_APOSTROPHES);
+    } else if (f->special || (elong && f->elongated)) {
+        /* ASCII with entities, typographic apostrophes or elongation. */
+        for (size_t i = start; i < end;) {
+            uint32_t cp;
+            bool invalid;
+            i += ctk__read(s, i, &cp, &invalid);
+            if (ctk__is_apostrophe(cp)) cp = '\'';
+            bool letter = is_ascii_alpha(cp);
+            if (cp >= 'A' && cp <= 'Z') cp |= 0x20;
+            ctk__put_cp(s, cp, letter);
+        }
+    } else {
+        /* The fast path: plain ASCII letters, digits, '\'' and '_'. */
+        size_t k = end - start;
+        if (!s->text_full && k <= s->text_capacity - s->text_length) {
+            const uint8_t *in = s->src + start;
+            uint8_t *out = (uint8_t *)s->text + s->text_length;
+            for (size_t j = 0; j < k; j++) {
+                uint8_t b = in[j];
+                out[j] = (uint8_t)(b + (((unsigned)(b - 'A') < 26u) << 5));
+            }
+        } else {
+            s->text_full = true;
+        }
+        s->text_length += k;
+    }
+
+    unsigned flags = 0;
+    if (s->el_hit) flags |= CTK_FLAG_ELONGATED;
+    if (f->letters >= 2 && f->upper == f->letters) flags |= CTK_FLAG_ALLCAPS;
+    if (f->invalid) flags |= CTK_FLAG_INVALID;
+    s->el_on = false;
+    s->stats->latin_letters += f->letters - f->other;
+    s->stats->other_letters += f->other;
+    emit(s, kind, flags, src_start, end, t0);
+    return end;
+}
+
+/* Any word: scanned first, then written. */
+static size_t word_general(ctk_scanner *s, size_t i)
+{
+    ctk_facts f = { 0 };
+    size_t end = scan_word(s, i, &f, false);
+    return produce_word(s, CTK_WORD, i, i, end, &f);
+}
+
+/*
+ * A word, with a fast path for the common case: ASCII letters and digits with
+ * inner ASCII apostrophes, lower-cased into the text buffer while they are
+ * scanned. Anything else — a non-ASCII letter or apostrophe, an entity, an
+ * elongated letter, a text buffer that may not have room — throws the fast
+ * attempt away and takes the general path (scan_word, then produce_word).
+ */
+static size_t word(ctk_scanner *s, size_t i)
+{
+    const uint8_t *src = s->src;
+    size_t n = s->n;
+    size_t t0 = s->text_length;
+    if (s->text_full || s->text_capacity - t0 < n - i) return word_general(s, i);
+
+    uint8_t *out = (uint8_t *)s->text + t0;
+    unsigned seen = 0;      /* the classes met */
+    size_t apostrophes = 0;
+    size_t j = i;
+    for (;;) {
+        while (j < n) {
+            uint8_t b = src[j];
+            unsigned a = ctk__ascii[b]; /* 0 for non-ASCII */
+            if (!(a & CTK_A_ALNUM)) break;
+            out[j - i] = (uint8_t)(b | ((a & CTK_A_UPPER) << 4)); /* UPPER is 2: +32 */
+            seen |= a;
+            j++;
+        }
+        /* An ASCII apostrophe between letters keeps the word going. */
+        if (CTK_UNLIKELY(j + 1 < n && src[j] == '\'' && (ctk__ascii[src[j + 1]] & CTK_A_ALPHA))) {
+            out[j - i] = '\'';
+            apostrophes++;
+            j++;
+            continue;
+        }
+        break;
+    }
+    if (j < n) {
+        uint8_t b = src[j];
+        if (b >= 0x80) {
+            /* Does the word go on in non-ASCII (a letter, ’, a joiner)? */
+            uint32_t cp;
+            bool invalid;
+            ctk__utf8_decode(src + j, n - j, &cp, &invalid);
+            if (invalid || ctk__is_apostrophe(cp) || cp == 0x200C || cp == 0x200D ||
+                (ctk__uclass(cp) & CTK_U_WORD))
+                return word_general(s, i);
+        } else if ((b == '&' && (s->options & CTK_OPT_ENTITIES)) ||
+                   (b == '\'' && j + 1 < n && src[j + 1] >= 0x80)) {
+            return word_general(s, i); /* "don&#39;t", "l'été" */
+        }
+    }
+
+    size_t len = j - i;
+    size_t letters = len - apostrophes;
+    if (seen & CTK_A_DIGIT) {
+        for (size_t k = 0; k < len; k++) letters -= (ctk__ascii[out[k]] & CTK_A_DIGIT) != 0;
+    }
+    if ((s->options & CTK_OPT_ELONGATION) && len >= 3) {
+        for (size_t k = 2; k < len; k++) {
+            if (out[k] == out[k - 1] && out[k] == out[k - 2] && (ctk__ascii[out[k]] & CTK_A_ALPHA))
+                return word_general(s, i);
+        }
+    }
+    bool allcaps = letters >= 2 && !(seen & CTK_A_LOWER);
+
+    s->text_length = t0 + len;
+    s->stats->latin_letters += letters;
+    emit(s, CTK_WORD, allcaps ? CTK_FLAG_ALLCAPS : 0, i, j, t0);
+    return j;
+}
+
+/* A hashtag at '#' (i): "#" + letters, digits, marks and '_', with at least
+ * one letter, not right after a word character. Returns 0 when there is none. */
+static size_t hashtag(ctk_scanner *s, size_t i)
+{
+    if (after_word(s, i)) return 0;
+    ctk_facts f = { 0 };
+    size_t end = scan_word(s, i + 1, &f, true);
+    if (f.letters == 0) return 0;
+    return produce_word(s, CTK_HASHTAG, i, i + 1, end, &f);
+}
+
+/* Decimal digits (ASCII or any Nd) from `i`. */
+static size_t scan_digits(const ctk_scanner *s, size_t i, bool *nonascii)
+{
+    while (i < s->n) {
+        uint8_t b = s->src[i];
+        if (b < 0x80) {
+            if (!(ctk__ascii[b] & CTK_A_DIGIT)) break;
+            i++;
+            continue;
+        }
+        uint32_t cp;
+        bool invalid;
+        size_t len = ctk__utf8_decode(s->src + i, s->n - i, &cp, &invalid);
+        if (invalid || !(ctk__uclass(cp) & CTK_U_DIGIT)) break;
+        *nonascii = true;
+        i += len;
+    }
+    return i;
+}
+
+/* Digits with inner separators (, . : followed by a digit): "1,000", "3.14",
+ * "10:30". Digits directly followed by a letter make a word ("2nd", "4ever"). */
+static size_t number(ctk_scanner *s, size_t i)
+{
+    bool nonascii = false, separated = false;
+    size_t j = scan_digits(s, i, &nonascii);
+    while (j + 1 < s->n) {
+        uint8_t b = s->src[j];
+        if (!(b == ',' || b == '.' || b == ':') || !digit_at(s, j + 1)) break;
+        j = scan_digits(s, j + 1, &nonascii);
+        separated = true;
+    }
+    if (!separated && alpha_at(s, j)) return word(s, i);
+
+    size_t t0 = s->text_length;
+    if (nonascii)
+        ctk__fold_span(s, i, j, 0);
+    else
+        ctk__put(s, s->src + i, j - i);
+    emit(s, CTK_NUMBER, 0, i, j, t0);
+    return j;
+}
+
+/* ------------------------------------------------------------------------- */
+/* URLs and mentions                                                         */
+/* ------------------------------------------------------------------------- */
+
+/* A URL at `i`, or 0. It runs to whitespace, a quote or angle bracket (also
+ * as an entity), or a non-ASCII character that is not a letter, digit or mark;
+ * trailing . , ; : ! ? ' " and unbalanced ) are left out. */
+static size_t url(ctk_scanner *s, size_t i)
+{
+    if (after_word(s, i)) return 0;
+    size_t j;
+    if (has_prefix_ci(s, i, "https://", 8))
+        j = i + 8;
+    else if (has_prefix_ci(s, i, "http://", 7))
+        j = i + 7;
+    else if (has_prefix_ci(s, i, "www.", 4))
+        j = i + 4;
+    else
+        return 0;
+    size_t body = j;
+    if (j >= s->n) return 0;
+    if (s->src[j] < 0x80 && !(ctk__ascii[s->src[j]] & CTK_A_ALNUM)) {
+        /* "www..." or "http:// x": not a URL. (A non-ASCII host is checked below.) */
+        return 0;
+    }
+
+    size_t opens = 0, closes = 0;
+    while (j < s->n) {
+        uint8_t b = s->src[j];
+        if (b < 0x80) {
+            if ((ctk__ascii[b] & CTK_A_SPACE) || b == '"' || b == '<' || b == '>') break;
+            if (b == '&' && (s->options & CTK_OPT_ENTITIES)) {
+                uint32_t cp;
+                size_t len = ctk__entity(s->src + j, s->n - j, &cp);
+                if (len && cp != '&') break;
+                j += len ? len : 1;
+                continue;
+            }
+            opens += b == '(';
+            closes += b == ')';
+            j++;
+            continue;
+        }
+        uint32_t cp;
+        bool invalid;
+        size_t len = ctk__utf8_decode(s->src + j, s->n - j, &cp, &invalid);
+        if (invalid || !(ctk__uclass(cp) & CTK_U_WORD)) break;
+        j += len;
+    }
+    while (j > body) {
+        uint8_t b = s->src[j - 1];
+        if (b == '.' || b == ',' || b == ';' || b == ':' || b == '!' || b == '?' || b == '\'' ||
+            b == '"') {
+            j--;
+        } else if (b == ')' && closes > opens) {
+            closes--;
+            j--;
+        } else {
+            break;
+        }
+    }
+    if (j == body) return 0;
+    return emit_literal(s, CTK_URL, 0, i, j, "<url>", 5);
+}
+
+/* "@" + [A-Za-z0-9_]+, not right after a word character (so not e-mail). */
+static size_t mention(ctk_scanner *s, size_t i)
+{
+    if (after_word(s, i)) return 0;
+    size_t j = i + 1;
+    while (j < s->n && s->src[j] < 0x80 &&
+           ((ctk__ascii[s->src[j]] & CTK_A_ALNUM) || s->src[j] == '_'))
+        j++;
+    if (j == i + 1) return 0;
+    return emit_literal(s, CTK_USER, 0, i, j, "<user>", 6);
+}
+
+/* ------------------------------------------------------------------------- */
+/* Emoji, emoticons, punctuation                                             */
+/* ------------------------------------------------------------------------- */
+
+static size_t emoji(ctk_scanner *s, size_t start, size_t end)
+{
+    size_t t0 = s->text_length;
+    ctk__emoji_write(s, start, end);
+    emit(s, CTK_EMOJI, 0, start, end, t0);
+    return end;
+}
+
+static size_t emoticon(ctk_scanner *s, size_t i)
+{
+    char text[CTK_EMOTICON_MAX];
+    size_t len = 0;
+    size_t end = ctk__emoticon_match(s, i, text, &len);
+    if (!end) return 0;
+    return emit_literal(s, CTK_EMOTICON, 0, i, end, text, len);
+}
+
+/* The characters of a '!'/'?' run, or NULL. */
+static const char *bang_chars(uint32_t cp)
+{
+    switch (cp) {
+    case '!': case 0xFF01: return "!";
+    case '?': case 0xFF1F: return "?";
+    case 0x203C: return "!!";
+    case 0x2047: return "??";
+    case 0x2048: return "?!";
+    case 0x2049: return "!?";
+    default: return NULL;
+    }
+}
+
+/* A run of ! and ?: one token keeping its first three characters, EMPHASIS
+ * when it has two or more. */
+static size_t bang_run(ctk_scanner *s, size_t i)
+{
+    char text[3];
+    size_t kept = 0, total = 0, j = i;
+    for (;;) {
+        size_t len;
+        uint32_t cp = ctk__peek(s, j, &len);
+        const char *chars = bang_chars(cp);
+        if (!chars) break;
+        for (; *chars; chars++, total++)
+            if (kept < 3) text[kept++] = *chars;
+        j += len;
+    }
+    return emit_punct(s, i, j, true, total >= 2 ? CTK_FLAG_EMPHASIS : 0, text, kept);
+}
+
+/* A run of dots and "…": "..." when it is two dots or more, else ".". */
+static size_t dots(ctk_scanner *s, size_t i)
+{
+    size_t count = 0, j = i;
+    for (;;) {
+        size_t len;
+        uint32_t cp = ctk__peek(s, j, &len);
+        if (cp == '.') count += 1;
+        else if (cp == 0x2026) count += 3;
+        else break;
+        j += len;
+    }
+    return count == 1 ? emit_punct(s, i, j, true, 0, ".", 1)
+                      : emit_punct(s, i, j, true, 0, "...", 3);
+}
+
+/* One ASCII character (perhaps an entity) as punctuation or a symbol. */
+static size_t ascii_single(ctk_scanner *s, size_t i)
+{
+    size_t len;
+    uint32_t cp = ctk__peek(s, i, &len);
+    char c = (char)cp;
+    if (ctk__ascii[cp] & CTK_A_PUNCT)
+        return emit_punct(s, i, i + len, ctk__is_clause_cp(cp), 0, &c, 1);
+    return emit_literal(s, CTK_SYMBOL, 0, i, i + len, &c, 1);
+}
+
+static size_t ascii_other(ctk_scanner *s, size_t i, uint8_t b)
+{
+    size_t end;
+    switch (b) {
+    case '#':
+        if ((end = ctk__keycap_scan(s, i))) return emoji(s, i, end);
+        if ((end = hashtag(s, i))) return end;
+        break;
+    case '*':
+        if ((end = ctk__keycap_scan(s, i))) return emoji(s, i, end);
+        break;
+    case '@':
+        if ((end = mention(s, i))) return end;
+        break;
+    case '!': case '?':
+        return bang_run(s, i);
+    case '.':
+        return dots(s, i);
+    case ':': case ';': case '=': case '<': case '>': case '^': case '-': case '\\':
+        if ((end = emoticon(s, i))) return end;
+        break;
+    case '&':
+        if (s->options & CTK_OPT_ENTITIES) {
+            uint32_t cp;
+            if (ctk__entity(s->src + i, s->n - i, &cp) && (cp == '<' || cp == '>') &&
+                (end = emoticon(s, i)))
+                return end;
+        }
+        break;
+    default:
+        break;
+    }
+    return ascii_single(s, i);
+}
+
+static size_t ascii_letter(ctk_scanner *s, size_t i, uint8_t b)
+{
+    /* Cheap tests of the next byte keep ordinary words off the slow paths. */
+    uint8_t l = (uint8_t)(b | 0x20);
+    uint8_t next = i + 1 < s->n ? s->src[i + 1] : 0;
+    size_t end;
+    switch (l) {
+    case 'h':
+        if ((next | 0x20) == 't' && (end = url(s, i))) return end;
+        break;
+    case 'w':
+        if ((next | 0x20) == 'w' && (end = url(s, i))) return end;
+        break;
+    case 'x':
+        if ((next == 'D' || next == 'P') && (end = emoticon(s, i))) return end;
+        break;
+    case 't':
+    case 'o':
+        if ((next == '_' || next == '.' || next == '-') && (end = emoticon(s, i))) return end;
+        break;
+    default:
+        break;
+    }
+    return word(s, i);
+}
+
+static size_t non_ascii(ctk_scanner *s, size_t i)
+{
+    uint32_t cp;
+    bool invalid;
+    size_t len = ctk__utf8_decode(s->src + i, s->n - i, &cp, &invalid);
+    if (invalid) {
+        s->stats->invalid_sequences++;
+        return emit_literal(s, CTK_SYMBOL, CTK_FLAG_INVALID, i, i + len, "\xEF\xBF\xBD", 3);
+    }
+    if (ctk__is_apostrophe(cp)) return emit_punct(s, i, i + len, false, 0, "'", 1);
+    if (cp == 0x2026) return dots(s, i);
+
+    size_t end = ctk__emoji_scan(s, i, cp, len);
+    if (end) return emoji(s, i, end);
+    if (bang_chars(cp)) return bang_run(s, i);
+
+    unsigned k = ctk__uclass(cp);
+    if (k & CTK_U_SKIP) return i + len;
+    if (k & CTK_U_ALPHA) return word(s, i);
+    if (k & CTK_U_DIGIT) return number(s, i);
+    if (k & CTK_U_PUNCT) return emit_punct(s, i, i + len, ctk__is_clause_cp(cp), 0, NULL, 0);
+
+    size_t t0 = s->text_length;
+    ctk__fold_span(s, i, i + len, 0);
+    emit(s, CTK_SYMBOL, 0, i, i + len, t0);
+    return i + len;
+}
+
+/* ------------------------------------------------------------------------- */
+/* The pass                                                                  */
+/* ------------------------------------------------------------------------- */
+
+static void run(ctk_scanner *s)
+{
+    const uint8_t *src = s->src;
+    size_t n = s->n, i = 0;
+    while (i < n) {
+        uint8_t b = src[i];
+        if (CTK_LIKELY(b < 0x80)) {
+            uint8_t a = ctk__ascii[b];
+            if (a & CTK_A_SPACE) {
+                i++;
+            } else if (a & CTK_A_ALPHA) {
+                i = ascii_letter(s, i, b);
+            } else if (a & CTK_A_DIGIT) {
+                size_t end = ctk__keycap_scan(s, i);
+                i = end ? emoji(s, i, end) : number(s, i);
+            } else {
+                i = ascii_other(s, i, b);
+            }
+        } else {
+            i = non_ascii(s, i);
+            if (CTK_UNLIKELY(s->error)) return;
+        }
+    }
+}
+
+int ctk_tokenize(const void *bytes, size_t count, uint32_t options, uint64_t seed,
+                 ctk_token *tokens, size_t token_capacity, char *text, size_t text_capacity,
+                 ctk_stats *stats)
+{
+    if (!stats) return CTK_ERROR_INVALID;
+    memset(stats, 0, sizeof *stats);
+    if ((!bytes && count) || (!tokens && token_capacity) || (!text && text_capacity))
+        return CTK_ERROR_INVALID;
+    if ((uint64_t)count > UINT32_MAX) return CTK_ERROR_TOOLARGE;
+
+    ctk_scanner s;
+    memset(&s, 0, sizeof s);
+    s.src = (const uint8_t *)bytes;
+    s.n = count;
+    s.options = options;
+    s.hash_state = ctk__hash_state(seed);
+    s.tokens = tokens;
+    s.token_capacity = token_capacity;
+    s.text = text;
+    s.text_capacity = text_capacity;
+    s.el_last = CTK_EOF;
+    s.stats = stats;
+
+    run(&s);
+
+    stats->token_count = s.token_count;
+    stats->text_length = s.text_length;
+    if (s.error) return s.error;
+    if ((uint64_t)s.text_length > UINT32_MAX) return CTK_ERROR_TOOLARGE;
+    if (s.token_count > token_capacity || s.text_full) return CTK_ERROR_NOSPACE;
+    return CTK_OK;
+}

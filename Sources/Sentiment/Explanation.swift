@@ -1,0 +1,65 @@
+/// Why the model labelled a text as it did: the tokens it saw and the
+/// features that pushed each class most.
+public struct Explanation: Sendable {
+    /// One feature's push on the three classes.
+    public struct Contribution: Sendable, Hashable {
+        /// The feature as text: a word ("good", "good_NEG" in a negation
+        /// scope), a hashtag ("#fail"), a bigram ("not bad"), a character
+        /// n-gram ("<lov"), or a dense feature ("dense:exclamations").
+        public var feature: String
+        /// Its push on each class's score, relative to the mean of the three
+        /// (so they sum to zero): positive means "towards this class".
+        public var push: ClassProbabilities
+    }
+
+    /// The tokens, as the tokenizer produced them.
+    public var tokens: [Token]
+    /// The prediction.
+    public var prediction: Prediction
+    /// For each class, the features that pushed towards it most, strongest first.
+    public var strongest: [SentimentLabel: [Contribution]]
+}
+
+extension SentimentModel {
+    /// Explains the model's decision on `text`: its tokens and, for each class,
+    /// the `limit` features that pushed the score towards that class most.
+    public func explain(_ text: String, limit: Int = 8) -> Explanation {
+        let buffer = TokenBuffer()
+        var text = text
+        text.withUTF8 { buffer.tokenize(UnsafeRawBufferPointer($0), options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed) }
+        var named = NamedRow()
+        var dense = [Float](repeating: 0, count: DenseFeature.count)
+        dense.withUnsafeMutableBufferPointer { extractor.extract(buffer, into: &named, dense: $0.baseAddress!) }
+
+        var pushes: [String: [Double]] = [:]
+        var order: [String] = []
+        func add(_ name: String, _ z: [Double]) {
+            let mean = z.reduce(0, +) / 3
+            if pushes[name] == nil { order.append(name); pushes[name] = [0, 0, 0] }
+            for c in 0..<3 { pushes[name]![c] += z[c] - mean }
+        }
+        for (k, name) in named.names.enumerated() {
+            let index = Int(named.row.indices[k]), value = Double(named.row.values[k])
+            add(name, (0..<3).map { value * Double(weights.sparse[3 * index + $0]) })
+        }
+        for feature in DenseFeature.allCases {
+            let j = feature.rawValue
+            let standardized = (Double(dense[j]) - Double(weights.denseMean[j])) * Double(weights.denseScale[j])
+            guard standardized != 0 else { continue }
+            add("dense:" + feature.name, (0..<3).map { standardized * Double(weights.dense[3 * j + $0]) })
+        }
+        var strongest: [SentimentLabel: [Explanation.Contribution]] = [:]
+        for label in SentimentLabel.allCases {
+            strongest[label] = order
+                .filter { pushes[$0]![label.index] > 0 }
+                .sorted { pushes[$0]![label.index] > pushes[$1]![label.index] }
+                .prefix(limit)
+                .map { name in
+                    let p = pushes[name]!
+                    return .init(feature: name, push: ClassProbabilities(negative: p[0], neutral: p[1], positive: p[2]))
+                }
+        }
+        let tokens = (0..<buffer.count).map(buffer.token(at:))
+        return Explanation(tokens: tokens, prediction: classify(text), strongest: strongest)
+    }
+}

@@ -1,0 +1,43 @@
+import CTokenizer
+
+/// How texts become feature vectors. Stored in the model's manifest: a model is
+/// scored with exactly the settings it was trained with.
+public struct FeatureSettings: Sendable, Hashable, Codable {
+    /// log2 of the number of hashed sparse-feature buckets (2^bucketBits rows of weights).
+    public var bucketBits: Int
+    /// Seed of every feature hash (token hashes and n-gram hashes).
+    public var hashSeed: UInt64
+    /// Longest word n-gram (1 = unigrams, 2 = uni+bigrams, 3 = up to trigrams).
+    public var wordNgrams: Int
+    /// Shortest and longest byte n-gram inside words ("<word>" with boundary marks);
+    /// `charNgramMax == 0` turns them off.
+    public var charNgramMin: Int
+    /// See `charNgramMin`.
+    public var charNgramMax: Int
+    /// Weight of the character n-gram group relative to the word n-gram group.
+    public var charGroupWeight: Double
+    /// `CTK_OPT_…` bits given to the tokenizer.
+    public var tokenizerOptions: UInt32
+
+    /// The settings of the shipped model.
+    public static let standard = FeatureSettings(
+        bucketBits: 20,
+        hashSeed: 0x5EED_5E47_1ACE_2026,
+        wordNgrams: 2,
+        charNgramMin: 3,
+        charNgramMax: 5,
+        charGroupWeight: 1.0,
+        tokenizerOptions: UInt32(CTK_OPT_NEGATION | CTK_OPT_ELONGATION | CTK_OPT_ENTITIES))
+
+    /// Number of sparse buckets.
+    public var buckets: Int { 1 << bucketBits }
+
+    /// Checks that the settings can be used, naming the first bad value.
+    func validate() throws(ModelError) {
+        guard (8...26).contains(bucketBits) else { throw .invalidSettings("bucketBits \(bucketBits) not in 8...26") }
+        guard (1...3).contains(wordNgrams) else { throw .invalidSettings("wordNgrams \(wordNgrams) not in 1...3") }
+        guard charNgramMax == 0 || (1...8).contains(charNgramMin) && charNgramMin <= charNgramMax && charNgramMax <= 8
+        else { throw .invalidSettings("charNgram range \(charNgramMin)...\(charNgramMax) invalid") }
+        guard charGroupWeight.isFinite, charGroupWeight >= 0 else { throw .invalidSettings("charGroupWeight must be finite and >= 0") }
+    }
+}

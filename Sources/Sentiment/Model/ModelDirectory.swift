@@ -1,0 +1,112 @@
+import Crypto
+import Foundation
+
+/// Reading and writing a model directory: `manifest.json` beside the weights file.
+enum ModelDirectory {
+    static let manifestName = "manifest.json"
+    static let weightsName = "weights.bin"
+
+    /// Loads and checks a model: the manifest's format and version, every size,
+    /// the weights' checksum, and that no weight is NaN or infinite.
+    static func load(_ directory: URL) throws(ModelError) -> SentimentModel {
+        let manifestURL = directory.appendingPathComponent(manifestName)
+        let manifestData = try read(manifestURL)
+        let manifest: ModelManifest
+        do {
+            manifest = try JSONDecoder().decode(ModelManifest.self, from: manifestData)
+        } catch {
+            throw .malformedManifest(path: manifestURL.path, reason: describe(error))
+        }
+        guard manifest.format == ModelManifest.formatName else {
+            throw .malformedManifest(path: manifestURL.path, reason: "format is \"\(manifest.format)\", expected \"\(ModelManifest.formatName)\"")
+        }
+        guard manifest.formatVersion == ModelManifest.currentFormatVersion else {
+            throw .unsupportedVersion(path: manifestURL.path, found: manifest.formatVersion, supported: ModelManifest.currentFormatVersion)
+        }
+        guard manifest.labels == SentimentLabel.allCases.map(\.rawValue) else {
+            throw .malformedManifest(path: manifestURL.path, reason: "labels must be [\"negative\", \"neutral\", \"positive\"]")
+        }
+        guard manifest.dense == DenseFeature.allCases.map(\.name) else {
+            throw .malformedManifest(path: manifestURL.path, reason: "dense features differ from this build's")
+        }
+        guard manifest.decision.classOffsets.count == 3, manifest.decision.temperature > 0,
+              manifest.decision.temperature.isFinite, manifest.decision.classOffsets.allSatisfy(\.isFinite)
+        else {
+            throw .malformedManifest(path: manifestURL.path, reason: "decision needs a positive temperature and three finite class offsets")
+        }
+        do { try manifest.features.validate() } catch {
+            throw .malformedManifest(path: manifestURL.path, reason: error.description)
+        }
+        guard (8...24).contains(manifest.lexiconBits) else {
+            throw .malformedManifest(path: manifestURL.path, reason: "lexiconBits \(manifest.lexiconBits) not in 8...24")
+        }
+
+        let weightsURL = directory.appendingPathComponent(manifest.weights.file)
+        let weightsData = try read(weightsURL)
+        guard weightsData.count == manifest.weights.bytes else {
+            throw .sizeMismatch(path: weightsURL.path, what: "file length", expected: manifest.weights.bytes, found: weightsData.count)
+        }
+        let digest = sha256(weightsData)
+        guard digest == manifest.weights.sha256.lowercased() else {
+            throw .checksumMismatch(path: weightsURL.path, expected: manifest.weights.sha256, found: digest)
+        }
+        let weights = try WeightsFile.decode(
+            weightsData, path: weightsURL.path,
+            expectedBucketBits: manifest.features.bucketBits, expectedLexiconBits: manifest.lexiconBits)
+        return SentimentModel(manifest: manifest, weights: weights, directory: directory)
+    }
+
+    /// Writes the weights, then the manifest with their size and checksum filled in.
+    /// Returns the manifest as written.
+    @discardableResult
+    static func save(manifest: ModelManifest, weights: ModelWeights, to directory: URL) throws(ModelError) -> ModelManifest {
+        let bytes = Data(WeightsFile.encode(weights))
+        var manifest = manifest
+        manifest.weights = .init(file: weightsName, bytes: bytes.count, sha256: sha256(bytes))
+        manifest.lexiconBits = weights.lexicon.bits
+        let weightsURL = directory.appendingPathComponent(weightsName)
+        let manifestURL = directory.appendingPathComponent(manifestName)
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try bytes.write(to: weightsURL, options: .atomic)
+        } catch {
+            throw .writeFailed(path: weightsURL.path, reason: describe(error))
+        }
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            try (encoder.encode(manifest) + Data("\n".utf8)).write(to: manifestURL, options: .atomic)
+        } catch {
+            throw .writeFailed(path: manifestURL.path, reason: describe(error))
+        }
+        return manifest
+    }
+
+    static func sha256(_ data: Data) -> String {
+        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    private static func read(_ url: URL) throws(ModelError) -> Data {
+        guard FileManager.default.fileExists(atPath: url.path) else { throw .missing(path: url.path) }
+        do {
+            return try Data(contentsOf: url, options: .mappedIfSafe)
+        } catch {
+            throw .unreadable(path: url.path, reason: describe(error))
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let decoding = error as? DecodingError {
+            switch decoding {
+            case .keyNotFound(let key, let context):
+                return "missing key \"\((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))\""
+            case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+                let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+                return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+            @unknown default:
+                return "\(decoding)"
+            }
+        }
+        return (error as NSError).localizedDescription
+    }
+}

@@ -1,0 +1,48 @@
+/// Why a model could not be loaded or saved. Every case names the file.
+public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file (or directory) does not exist.
+    case missing(path: String)
+    /// The file exists but could not be read.
+    case unreadable(path: String, reason: String)
+    /// The manifest is not valid JSON of the expected shape.
+    case malformedManifest(path: String, reason: String)
+    /// The manifest or weights declare a format version this build does not read.
+    case unsupportedVersion(path: String, found: Int, supported: Int)
+    /// The weights file does not start with the magic number.
+    case badMagic(path: String)
+    /// A size in the file disagrees with the manifest or the file's length.
+    case sizeMismatch(path: String, what: String, expected: Int, found: Int)
+    /// The weights' SHA-256 differs from the manifest's.
+    case checksumMismatch(path: String, expected: String, found: String)
+    /// A weight is NaN or infinite.
+    case nonFiniteWeight(path: String, index: Int)
+    /// Feature settings that cannot be used.
+    case invalidSettings(String)
+    /// Writing the model failed.
+    case writeFailed(path: String, reason: String)
+
+    /// Whether the model is absent (rather than present but bad): the CLI exits
+    /// 66 for this and 65 for the rest.
+    public var isMissing: Bool {
+        if case .missing = self { return true }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case .missing(let path): "\(path): no such file"
+        case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
+        case .malformedManifest(let path, let reason): "\(path): malformed manifest: \(reason)"
+        case .unsupportedVersion(let path, let found, let supported):
+            "\(path): format version \(found) is not supported (this build reads version \(supported))"
+        case .badMagic(let path): "\(path): not a swift-sentiment weights file (bad magic number)"
+        case .sizeMismatch(let path, let what, let expected, let found):
+            "\(path): \(what) is \(found), expected \(expected)"
+        case .checksumMismatch(let path, let expected, let found):
+            "\(path): SHA-256 is \(found), the manifest says \(expected): the file is corrupt or was replaced"
+        case .nonFiniteWeight(let path, let index): "\(path): weight \(index) is not a finite number"
+        case .invalidSettings(let reason): "invalid feature settings: \(reason)"
+        case .writeFailed(let path, let reason): "\(path): cannot write: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+extension SentimentModel {
+    /// Writes the model to `directory` (created if needed): `weights.bin` and
+    /// `manifest.json` with the weights' size and SHA-256. Returns the model as
+    /// loaded back from there, so what is returned is exactly what was written.
+    ///
+    /// - Parameter metrics: evaluation results to record in the manifest, by data set name.
+    public func save(to directory: URL, metrics: [String: ModelManifest.MetricsRecord] = [:]) throws(ModelError) -> SentimentModel {
+        var manifest = self.manifest
+        manifest.metrics.merge(metrics) { $1 }
+        try ModelDirectory.save(manifest: manifest, weights: weights, to: directory)
+        return try ModelDirectory.load(directory)
+    }
+}
+
+extension Evaluation {
+    /// This evaluation as a manifest record for the data set `file`.
+    public func record(file: String) -> ModelManifest.MetricsRecord {
+        .init(file: file, count: count, macroRecall: macroRecall, accuracy: accuracy, macroF1: macroF1,
+              expectedCalibrationError: expectedCalibrationError)
+    }
+}

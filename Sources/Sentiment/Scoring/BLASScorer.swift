@@ -1,0 +1,61 @@
+import CBLAS
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The batch scorer of the hot path.
+///
+/// Where BLAS sits, and why: a tweet's scores are `z = W_sᵀ·x_s + W_dᵀ·x_d + b`.
+/// The sparse part `W_sᵀ·x_s` is a gather of a few hundred rows of three floats
+/// out of a table of millions; no BLAS routine fits a gather, so a direct loop
+/// adds them while the tweet's features are hot in cache. The dense part is a
+/// real matrix product for a whole batch: `Z (B×3) += X_d (B×d) · W_d (d×3)`,
+/// one `cblas_sgemm` call per batch with `beta = 1` so it accumulates onto the
+/// gathered sparse scores. Bench measures the split.
+enum BLASScorer {
+    /// Adds the sparse part of one tweet's scores onto `logits` (3 floats), which
+    /// hold the biases.
+    @inline(__always)
+    static func gather(_ row: SparseRow, weights: ScoringWeights, into logits: UnsafeMutablePointer<Float>) {
+        var z0 = logits[0], z1 = logits[1], z2 = logits[2]
+        weights.sparse.withUnsafeBufferPointer { w in
+            row.indices.withUnsafeBufferPointer { indices in
+                row.values.withUnsafeBufferPointer { values in
+                    for k in 0..<indices.count {
+                        let base = 3 * Int(indices[k])
+                        let v = values[k]
+                        z0 += v * w[base]
+                        z1 += v * w[base + 1]
+                        z2 += v * w[base + 2]
+                    }
+                }
+            }
+        }
+        logits[0] = z0
+        logits[1] = z1
+        logits[2] = z2
+    }
+
+    /// `logits (rows×3) += dense (rows×d) · W_d (d×3)` through `cblas_sgemm`.
+    static func addDense(rows: Int, dense: UnsafePointer<Float>, weights: ScoringWeights, logits: UnsafeMutablePointer<Float>) {
+        guard rows > 0 else { return }
+        let d = Int32(DenseFeature.count)
+        weights.dense.withUnsafeBufferPointer { w in
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans,
+                        Int32(rows), 3, d,
+                        1, dense, d,
+                        w.baseAddress, 3,
+                        1, logits, 3)
+        }
+    }
+
+    /// One BLAS thread per worker: the callers parallelize across batches, and
+    /// OpenBLAS's own threads would fight them for the cores. Reference BLAS has
+    /// no threads and no such symbol; this is then a no-op.
+    static let singleThreaded: Void = {
+        typealias SetThreads = @convention(c) (Int32) -> Void
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "openblas_set_num_threads") {
+            unsafeBitCast(symbol, to: SetThreads.self)(1)
+        }
+    }()
+}

@@ -1,0 +1,77 @@
+import CTokenizer
+
+/// A cheap language test run on the tokens the model already has.
+///
+/// 1. No letters at all (emoji, numbers, links): `.undetermined`, scored as usual.
+/// 2. More letters outside the Latin script than in it: `.unsupported("non-latin")`.
+/// 3. Latin script: count the words that are function words ("stopwords") of
+///    English and of eight other languages written in Latin script. A text with
+///    at least `minimumForeignHits` stopwords of one other language and more of
+///    them than English ones is `.unsupported(<that language's code>)`.
+///    Everything else is `.english`: short texts without function words are
+///    given the benefit of the doubt.
+///
+/// The lists are short, hand-picked, and avoid words shared with English
+/// ("a", "me", "no", "son", "die", "in" …).
+struct LanguageDetector: Sendable {
+    /// Foreign stopwords needed before a Latin-script text is called foreign.
+    static let minimumForeignHits = 2
+
+    static let stopwords: [(code: String, words: [String])] = [
+        ("en", ["the", "and", "is", "are", "was", "you", "it", "this", "that", "of", "to", "for", "with", "my",
+                "i", "i'm", "have", "be", "not", "but", "just", "so", "what", "on", "at", "we", "they", "your",
+                "will", "can", "don't", "all", "get", "love", "like", "day", "good", "he", "she", "from", "if",
+                "about", "out", "up", "do", "how", "when", "one", "an", "or", "as", "by", "go", "really"]),
+        ("es", ["el", "los", "las", "una", "es", "por", "para", "con", "pero", "muy", "que", "del", "est\u{e1}",
+                "mi", "lo", "como", "m\u{e1}s", "este", "esta", "hoy", "tengo", "porque", "y", "qu\u{e9}", "yo", "tu", "ya"]),
+        ("fr", ["le", "les", "est", "une", "des", "et", "pas", "pour", "avec", "dans", "je", "tu", "nous", "vous",
+                "c'est", "qui", "sur", "mais", "tr\u{e8}s", "du", "au", "ce", "cette", "j'ai", "suis", "aujourd'hui"]),
+        ("de", ["der", "das", "und", "ist", "nicht", "ich", "du", "ein", "eine", "mit", "auf", "f\u{fc}r", "sehr",
+                "heute", "aber", "wir", "sie", "zu", "den", "dem", "auch", "noch", "schon", "bin"]),
+        ("pt", ["os", "uma", "n\u{e3}o", "com", "para", "mais", "muito", "voc\u{ea}", "eu", "meu", "minha", "hoje",
+                "est\u{e1}", "que", "isso", "ele", "ela", "tem", "foi", "aqui", "obrigado", "tudo", "do", "da"]),
+        ("it", ["il", "gli", "della", "che", "non", "sono", "per", "con", "una", "molto", "oggi", "questo", "ma",
+                "anche", "ho", "io", "mi", "ci", "perch\u{e9}", "grazie", "tutto", "sei"]),
+        ("nl", ["het", "een", "en", "van", "niet", "ik", "je", "dat", "met", "voor", "zijn", "maar", "ook", "heel",
+                "vandaag", "wat", "naar", "wel", "nog", "jij"]),
+        ("id", ["yang", "dan", "ini", "itu", "tidak", "aku", "kamu", "ada", "dengan", "untuk", "saya", "sudah",
+                "akan", "juga", "bisa", "banget", "lagi", "sama", "gak", "nya"]),
+        ("tr", ["bir", "ve", "bu", "\u{e7}ok", "ben", "sen", "ne", "de\u{11f}il", "i\u{e7}in", "gibi", "ama", "daha",
+                "var", "yok", "\u{15f}u", "bug\u{fc}n", "te\u{15f}ekk\u{fc}rler", "ile"]),
+    ]
+
+    /// Language index per stopword token hash. A word listed for several
+    /// languages counts for the first (English first).
+    private let table: [UInt64: Int]
+    private let codes: [String]
+
+    init(seed: UInt64) {
+        var table: [UInt64: Int] = [:]
+        for (index, entry) in Self.stopwords.enumerated() {
+            for word in entry.words {
+                var bytes = Array(word.utf8)
+                let hash = bytes.withUnsafeMutableBytes { ctk_hash64($0.baseAddress, $0.count, seed) }
+                if table[hash] == nil { table[hash] = index }
+            }
+        }
+        self.table = table
+        self.codes = Self.stopwords.map(\.code)
+    }
+
+    /// The language of the tokens in `buffer`.
+    func detect(_ buffer: TokenBuffer) -> Language {
+        let stats = buffer.stats
+        if stats.latin_letters + stats.other_letters == 0 { return .undetermined }
+        if stats.other_letters > stats.latin_letters { return .unsupported(code: "non-latin") }
+        var hits = [Int](repeating: 0, count: codes.count)
+        for i in 0..<buffer.count where buffer.tokens[i].kind == UInt16(CTK_WORD.rawValue) {
+            if let language = table[buffer.tokens[i].hash] { hits[language] += 1 }
+        }
+        var best = 0
+        for language in 1..<hits.count where hits[language] > hits[best] { best = language }
+        if best != 0, hits[best] >= Self.minimumForeignHits, hits[best] > hits[0] {
+            return .unsupported(code: codes[best])
+        }
+        return .english
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+
+/// A trained sentiment model for English tweets: three classes (negative,
+/// neutral, positive) with probabilities.
+///
+/// The model is an immutable `Sendable` value: load it once and share it with
+/// any number of tasks and threads.
+///
+/// ```swift
+/// import Sentiment
+///
+/// let model = try SentimentModel.loadDefault()
+/// for prediction in model.classify(["I love this!!! 😍", "worst day ever :("]) {
+///     print(prediction.label, prediction.score)
+/// }
+/// ```
+///
+/// Scoring: texts are tokenized by the C tokenizer, turned into hashed word and
+/// character n-grams plus a small dense block, and scored by a multinomial
+/// logistic regression whose dense part runs through BLAS (`cblas_sgemm`) one
+/// batch at a time (see `BLASScorer`).
+public struct SentimentModel: Sendable {
+    /// The manifest the model was loaded from.
+    public let manifest: ModelManifest
+    /// The directory the model was loaded from (nil for models built in memory).
+    public let directory: URL?
+    let weights: ModelWeights
+    let scoring: ScoringWeights
+    let extractor: FeatureExtractor
+    let decision: Decision
+    let languageDetector: LanguageDetector
+
+    /// A stable identifier of these exact weights: `name@version+sha8`, where
+    /// `sha8` is the first 8 hex digits of the weights' SHA-256. Use it to key
+    /// cached classifications.
+    public var id: String { "\(manifest.name)@\(manifest.version)+\(manifest.weights.sha256.prefix(8))" }
+
+    init(manifest: ModelManifest, weights: ModelWeights, directory: URL?) {
+        _ = BLASScorer.singleThreaded
+        self.manifest = manifest
+        self.directory = directory
+        self.weights = weights
+        self.scoring = ScoringWeights(weights)
+        self.extractor = FeatureExtractor(settings: manifest.features, lexicon: weights.lexicon)
+        self.decision = Decision(manifest.decision)
+        self.languageDetector = LanguageDetector(seed: manifest.features.hashSeed)
+    }
+
+    // MARK: - Classifying
+
+    /// Classifies one text.
+    ///
+    /// - Complexity: O(length of the text).
+    public func classify(_ text: String) -> Prediction {
+        classify([text])[0]
+    }
+
+    /// Classifies a batch of any size: one prediction per text, in order.
+    ///
+    /// Runs on the calling thread; for many texts across cores, split the batch
+    /// and give each task its own `Workspace` (see `classify(utf8:workspace:)`).
+    public func classify(_ texts: [String]) -> [Prediction] {
+        let workspace = makeWorkspace()
+        var results = [Prediction]()
+        results.reserveCapacity(texts.count)
+        var start = 0
+        while start < texts.count {
+            let end = min(start + workspace.batchCapacity, texts.count)
+            for (row, i) in (start..<end).enumerated() {
+                var text = texts[i]
+                text.withUTF8 { featurize(UnsafeRawBufferPointer($0), row: row, workspace: workspace) }
+            }
+            finishBatch(rows: end - start, workspace: workspace, into: &results)
+            start = end
+        }
+        return results
+    }
+
+    /// Scratch space for one thread of `classify(utf8:workspace:)`.
+    public func makeWorkspace() -> Workspace { Workspace() }
+
+    /// Classifies raw UTF-8 byte ranges, one prediction per range, in order.
+    /// Any bytes are accepted: invalid UTF-8 is read as U+FFFD.
+    ///
+    /// The fast path for services and the command line: nothing is copied into
+    /// `String`s, and a warm `workspace` allocates nothing but the result array.
+    ///
+    /// - Parameters:
+    ///   - texts: the texts; the memory must stay valid for the call.
+    ///   - workspace: this thread's scratch space.
+    public func classify(utf8 texts: [UnsafeRawBufferPointer], workspace: Workspace) -> [Prediction] {
+        var results = [Prediction]()
+        results.reserveCapacity(texts.count)
+        var start = 0
+        while start < texts.count {
+            let end = min(start + workspace.batchCapacity, texts.count)
+            for i in start..<end { featurize(texts[i], row: i - start, workspace: workspace) }
+            finishBatch(rows: end - start, workspace: workspace, into: &results)
+            start = end
+        }
+        return results
+    }
+
+    /// Classifies the texts of an asynchronous sequence as they arrive, one
+    /// prediction per text, in order.
+    ///
+    /// ```swift
+    /// for try await prediction in model.predictions(for: lines) { … }
+    /// ```
+    public func predictions<Base: AsyncSequence>(for texts: Base) -> PredictionSequence<Base> where Base.Element == String {
+        PredictionSequence(model: self, base: texts)
+    }
+
+    // MARK: - The batch pipeline
+
+    /// Tokenizes one text and writes its features into row `row` of the batch:
+    /// the gathered sparse scores (plus biases) and the raw dense values.
+    @inline(__always)
+    func featurize(_ bytes: UnsafeRawBufferPointer, row: Int, workspace: Workspace) {
+        workspace.tokens.tokenize(bytes, options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
+        extractor.extract(workspace.tokens, into: &workspace.row, dense: workspace.dense + row * DenseFeature.count)
+        let logits = workspace.logits + 3 * row
+        logits[0] = scoring.bias[0]
+        logits[1] = scoring.bias[1]
+        logits[2] = scoring.bias[2]
+        BLASScorer.gather(workspace.row, weights: scoring, into: logits)
+        workspace.languages[row] = languageDetector.detect(workspace.tokens)
+    }
+
+    /// Adds the dense part for the whole batch with one sgemm and decides each row.
+    @inline(__always)
+    func finishBatch(rows: Int, workspace: Workspace, into results: inout [Prediction]) {
+        BLASScorer.addDense(rows: rows, dense: workspace.dense, weights: scoring, logits: workspace.logits)
+        for row in 0..<rows {
+            let (label, probabilities) = decision.decide(workspace.logits + 3 * row)
+            results.append(Prediction(label: label, probabilities: probabilities, language: workspace.languages[row]))
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+/// One labelled text.
+public struct LabeledExample: Sendable, Hashable {
+    /// The text.
+    public var text: String
+    /// Its gold label.
+    public var label: SentimentLabel
+
+    /// Creates an example.
+    public init(text: String, label: SentimentLabel) {
+        self.text = text
+        self.label = label
+    }
+}
+
+/// Why a labelled data file could not be read.
+public struct DataFileError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file.
+    public var path: String
+    /// The 1-based line, when the problem is on one line.
+    public var line: Int?
+    /// What is wrong.
+    public var reason: String
+    /// Whether the file is missing (exit 66) rather than malformed (exit 65).
+    public var isMissing: Bool
+
+    public var description: String {
+        if let line { return "\(path):\(line): \(reason)" }
+        return "\(path): \(reason)"
+    }
+}
+
+extension LabeledExample {
+    /// Reads a tab-separated file with a header naming a `label` and a `text`
+    /// column (other columns, such as `id`, are ignored) — the format of
+    /// `shared/data/semeval/*.tsv`.
+    ///
+    /// - Throws: `DataFileError` naming the file and line: missing file, no
+    ///   header columns, an unknown label, a line with too few columns, invalid UTF-8.
+    public static func readTSV(_ path: String) throws(DataFileError) -> [LabeledExample] {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw DataFileError(path: path, line: nil, reason: "no such file", isMissing: true)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw DataFileError(path: path, line: nil, reason: "cannot read", isMissing: false)
+        }
+        guard let content = String(data: data, encoding: .utf8) else {
+            throw DataFileError(path: path, line: nil, reason: "not valid UTF-8", isMissing: false)
+        }
+        var lines = content.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.last == "" { lines.removeLast() }
+        guard let header = lines.first else {
+            throw DataFileError(path: path, line: nil, reason: "empty file (expected a header with label and text columns)", isMissing: false)
+        }
+        let columns = header.split(separator: "\t", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        guard let labelColumn = columns.firstIndex(of: "label"), let textColumn = columns.firstIndex(of: "text") else {
+            throw DataFileError(path: path, line: 1, reason: "header must name a \"label\" and a \"text\" column, found \(columns)", isMissing: false)
+        }
+        var examples = [LabeledExample]()
+        examples.reserveCapacity(lines.count)
+        for (offset, line) in lines.enumerated().dropFirst() {
+            let line = line.hasSuffix("\r") ? line.dropLast() : line
+            if line.isEmpty { continue }
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            guard fields.count > max(labelColumn, textColumn) else {
+                throw DataFileError(path: path, line: offset + 1, reason: "expected \(columns.count) tab-separated columns, found \(fields.count)", isMissing: false)
+            }
+            guard let label = SentimentLabel(rawValue: fields[labelColumn].lowercased()) else {
+                throw DataFileError(path: path, line: offset + 1, reason: "unknown label \"\(fields[labelColumn])\" (expected negative, neutral or positive)", isMissing: false)
+            }
+            examples.append(LabeledExample(text: String(fields[textColumn]), label: label))
+        }
+        return examples
+    }
+}

@@ -1,0 +1,122 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The regularized, weighted mean cross-entropy of a multinomial logistic
+/// regression over a subset of a `TrainingSet`, with its gradient.
+///
+/// Parameters, one flat vector: `[sparse buckets×3 | dense d×3 | bias 3]`.
+/// Objective: `Σ_i w_i·(−log p_i[y_i]) / Σ_i w_i  +  (l2/2)·‖θ without biases‖²`.
+/// The gradient is computed on `threads` threads, each into its own buffer,
+/// summed in a fixed order so results do not depend on scheduling.
+struct LogisticObjective: @unchecked Sendable {
+    let set: TrainingSet
+    let rows: [Int]
+    let classWeights: [Double]
+    let l2: Double
+    let buckets: Int
+    let threads: Int
+
+    var parameterCount: Int { 3 * buckets + 3 * DenseFeature.count + 3 }
+    var denseOffset: Int { 3 * buckets }
+    var biasOffset: Int { 3 * buckets + 3 * DenseFeature.count }
+
+    /// The three scores of row `i` under parameters `theta`.
+    @inline(__always)
+    func logits(row i: Int, theta: UnsafePointer<Double>) -> (Double, Double, Double) {
+        var z0 = theta[biasOffset], z1 = theta[biasOffset + 1], z2 = theta[biasOffset + 2]
+        set.indices.withUnsafeBufferPointer { indices in
+            set.values.withUnsafeBufferPointer { values in
+                for k in set.rowStart[i]..<set.rowStart[i + 1] {
+                    let base = 3 * Int(indices[k])
+                    let v = Double(values[k])
+                    z0 += v * theta[base]
+                    z1 += v * theta[base + 1]
+                    z2 += v * theta[base + 2]
+                }
+            }
+        }
+        let d = DenseFeature.count
+        set.dense.withUnsafeBufferPointer { dense in
+            for j in 0..<d {
+                let x = Double(dense[i * d + j])
+                let base = denseOffset + 3 * j
+                z0 += x * theta[base]
+                z1 += x * theta[base + 1]
+                z2 += x * theta[base + 2]
+            }
+        }
+        return (z0, z1, z2)
+    }
+
+    /// The objective at `theta`; its gradient is written to `gradient`.
+    func evaluate(_ theta: [Double], gradient: inout [Double]) -> Double {
+        let chunks = max(1, min(threads, rows.count / 256 + 1))
+        let parts = ParallelSlots<(gradient: [Double], loss: Double, weight: Double)>.run(chunks) { chunk in
+            let range = (rows.count * chunk / chunks)..<(rows.count * (chunk + 1) / chunks)
+            var partial = [Double](repeating: 0, count: parameterCount)
+            let (loss, weight) = theta.withUnsafeBufferPointer { theta in
+                partial.withUnsafeMutableBufferPointer { g in
+                    accumulate(rows[range], theta: theta.baseAddress!, gradient: g.baseAddress!)
+                }
+            }
+            return (partial, loss, weight)
+        }
+        let totalWeight = max(parts.reduce(0) { $0 + $1.weight }, 1e-300)
+        var loss = parts.reduce(0) { $0 + $1.loss } / totalWeight
+        gradient = parts[0].gradient
+        for part in parts.dropFirst() {
+            part.gradient.withUnsafeBufferPointer { g in
+                for k in 0..<parameterCount { gradient[k] += g[k] }
+            }
+        }
+        let scale = 1 / totalWeight
+        var penalty = 0.0
+        for k in 0..<biasOffset {
+            gradient[k] = gradient[k] * scale + l2 * theta[k]
+            penalty += theta[k] * theta[k]
+        }
+        for k in biasOffset..<parameterCount { gradient[k] *= scale }
+        loss += 0.5 * l2 * penalty
+        return loss
+    }
+
+    /// Adds the weighted loss gradient of `rows` to `gradient`; returns the
+    /// weighted loss and the total weight.
+    private func accumulate(_ rows: ArraySlice<Int>, theta: UnsafePointer<Double>, gradient: UnsafeMutablePointer<Double>) -> (Double, Double) {
+        var loss = 0.0, totalWeight = 0.0
+        let d = DenseFeature.count
+        for i in rows {
+            let (z0, z1, z2) = logits(row: i, theta: theta)
+            let top = max(z0, z1, z2)
+            let e0 = exp(z0 - top), e1 = exp(z1 - top), e2 = exp(z2 - top)
+            let sum = e0 + e1 + e2
+            let y = Int(set.labels[i])
+            let w = classWeights[y]
+            let p0 = e0 / sum, p1 = e1 / sum, p2 = e2 / sum
+            loss -= w * log(max(y == 0 ? p0 : (y == 1 ? p1 : p2), 1e-300))
+            totalWeight += w
+            let g0 = w * (p0 - (y == 0 ? 1 : 0)), g1 = w * (p1 - (y == 1 ? 1 : 0)), g2 = w * (p2 - (y == 2 ? 1 : 0))
+            for k in set.rowStart[i]..<set.rowStart[i + 1] {
+                let base = 3 * Int(set.indices[k])
+                let v = Double(set.values[k])
+                gradient[base] += v * g0
+                gradient[base + 1] += v * g1
+                gradient[base + 2] += v * g2
+            }
+            for j in 0..<d {
+                let x = Double(set.dense[i * d + j])
+                let base = denseOffset + 3 * j
+                gradient[base] += x * g0
+                gradient[base + 1] += x * g1
+                gradient[base + 2] += x * g2
+            }
+            gradient[biasOffset] += g0
+            gradient[biasOffset + 1] += g1
+            gradient[biasOffset + 2] += g2
+        }
+        return (loss, totalWeight)
+    }
+}

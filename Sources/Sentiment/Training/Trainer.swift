@@ -1,0 +1,178 @@
+import Dispatch
+import Foundation
+
+/// Fits a `SentimentModel` to labelled tweets.
+///
+/// 1. Folds: examples are split into `options.folds` stratified folds by a
+///    seeded shuffle (training is deterministic for a seed).
+/// 2. Lexicon, cross-fitted: each fold's dense lexicon features come from a
+///    lexicon learned on the other folds; the shipped lexicon is learned on all.
+/// 3. Out-of-fold scores: one model per fold, trained on the other folds,
+///    scores its fold. From those scores come the softmax temperature (least
+///    log-loss) and the decision rule's prior exponent α (best macro-recall).
+/// 4. The final model is trained on every example with L-BFGS.
+public struct Trainer: Sendable {
+    /// The options.
+    public let options: TrainingOptions
+
+    /// A trainer with `options`.
+    public init(options: TrainingOptions = TrainingOptions()) {
+        self.options = options
+    }
+
+    /// What `train` made.
+    public struct Result: Sendable {
+        /// The trained model (not yet saved).
+        public var model: SentimentModel
+        /// Out-of-fold evaluation on the training data (nil with fewer than 2 folds).
+        public var crossValidation: Evaluation?
+    }
+
+    /// Trains on `examples`. `describe` names the data in the manifest (file and
+    /// checksum); `log` hears progress lines.
+    public func train(_ examples: [LabeledExample], name: String = "default", version: String = "1.0.0",
+                      trainFile: String = "", trainSHA256: String = "", command: String = "",
+                      log: (String) -> Void = { _ in }) throws -> Result {
+        try options.features.validate()
+        guard !examples.isEmpty else { throw TrainingError.noExamples }
+        let threads = options.threads > 0 ? options.threads : ProcessInfo.processInfo.activeProcessorCount
+        let settings = options.features
+        let classCounts = SentimentLabel.allCases.map { label in examples.count { $0.label == label } }
+        let folds = options.folds >= 2 && examples.count >= options.folds * 3 ? options.folds : 1
+        let fold = Self.assignFolds(examples, folds: folds, seed: options.seed)
+
+        // Lexicons: one per fold (from the other folds) and one from everything.
+        let counter = LexiconCounter(bits: options.lexiconBits, folds: folds, settings: settings)
+        let counts = counter.count(examples, fold: fold)
+        let fullLexicon = counts.lexicon(excluding: nil)
+        let foldLexicons = folds >= 2 ? (0..<folds).map { counts.lexicon(excluding: $0) } : [Lexicon.empty(bits: options.lexiconBits)]
+        let extractors = foldLexicons.map { FeatureExtractor(settings: settings, lexicon: $0) }
+        log("featurizing \(examples.count) examples (\(folds) fold\(folds == 1 ? "" : "s"), \(threads) threads)")
+        var set = TrainingSet.build(examples, threads: threads, extractor: { extractors[fold[$0]] },
+                                    options: settings.tokenizerOptions, seed: settings.hashSeed)
+        let (mean, scale) = set.denseMoments()
+        set.standardize(mean: mean, scale: scale)
+        log("\(set.indices.count) sparse features, \(String(format: "%.1f", Double(set.indices.count) / Double(set.count))) per example")
+
+        let classWeights = options.balancedClassWeights
+            ? classCounts.map { $0 == 0 ? 0 : Double(examples.count) / (3 * Double($0)) }
+            : [1, 1, 1]
+        let priors = classCounts.map { max(Double($0), 1) / Double(examples.count) }
+
+        // Out-of-fold scores → temperature and prior exponent.
+        var temperature = 1.0
+        var priorExponent = options.priorExponent ?? 1.0
+        var crossValidation: Evaluation?
+        if folds >= 2 {
+            var outOfFold = [Double](repeating: 0, count: 3 * examples.count)
+            for k in 0..<folds {
+                let trainRows = (0..<examples.count).filter { fold[$0] != k }
+                let testRows = (0..<examples.count).filter { fold[$0] == k }
+                let objective = LogisticObjective(set: set, rows: trainRows, classWeights: classWeights, l2: options.l2,
+                                                  buckets: settings.buckets, threads: threads)
+                let (theta, report) = fit(objective)
+                log("fold \(k + 1)/\(folds): \(report.iterations) iterations, objective \(String(format: "%.5f", report.objective))")
+                theta.withUnsafeBufferPointer { theta in
+                    for i in testRows {
+                        let z = objective.logits(row: i, theta: theta.baseAddress!)
+                        outOfFold[3 * i] = z.0; outOfFold[3 * i + 1] = z.1; outOfFold[3 * i + 2] = z.2
+                    }
+                }
+            }
+            let gold = examples.map(\.label)
+            temperature = Calibration.fitTemperature(logits: outOfFold, gold: gold)
+            if options.priorExponent == nil {
+                priorExponent = Calibration.fitPriorExponent(logits: outOfFold, gold: gold, temperature: temperature, priors: priors)
+            }
+            let rule = Calibration.rule(temperature: temperature, priorExponent: priorExponent, priors: priors)
+            crossValidation = Calibration.evaluate(logits: outOfFold, gold: gold, rule: rule)
+            log(String(format: "cross-validation: macro-recall %.4f, accuracy %.4f, macro-F1 %.4f, ECE %.4f (temperature %.3f, α %.2f)",
+                       crossValidation!.macroRecall, crossValidation!.accuracy, crossValidation!.macroF1,
+                       crossValidation!.expectedCalibrationError, temperature, priorExponent))
+        }
+
+        // The final model on everything.
+        let objective = LogisticObjective(set: set, rows: Array(0..<examples.count), classWeights: classWeights,
+                                          l2: options.l2, buckets: settings.buckets, threads: threads)
+        let (theta, report) = fit(objective)
+        log("final model: \(report.iterations) iterations, \(report.evaluations) evaluations in \(String(format: "%.1f", report.seconds)) s, objective \(String(format: "%.5f", report.objective))")
+
+        var weights = ModelWeights.zeros(bucketBits: settings.bucketBits, lexicon: fullLexicon)
+        for k in 0..<(3 * settings.buckets) { weights.sparse[k] = Float(theta[k]) }
+        for k in 0..<(3 * DenseFeature.count) { weights.dense[k] = Float(theta[objective.denseOffset + k]) }
+        for c in 0..<3 { weights.bias[c] = Float(theta[objective.biasOffset + c]) }
+        weights.denseMean = mean
+        weights.denseScale = scale
+
+        var metrics: [String: ModelManifest.MetricsRecord] = [:]
+        if let cv = crossValidation {
+            metrics["cv"] = .init(file: trainFile, count: cv.count, macroRecall: cv.macroRecall, accuracy: cv.accuracy,
+                                  macroF1: cv.macroF1, expectedCalibrationError: cv.expectedCalibrationError)
+        }
+        let manifest = ModelManifest(
+            format: ModelManifest.formatName, formatVersion: ModelManifest.currentFormatVersion,
+            name: name, version: version,
+            labels: SentimentLabel.allCases.map(\.rawValue),
+            features: settings, dense: DenseFeature.allCases.map(\.name), lexiconBits: options.lexiconBits,
+            weights: .init(file: ModelDirectory.weightsName, bytes: 0, sha256: Self.weightsDigest(weights)),
+            decision: Calibration.rule(temperature: temperature, priorExponent: priorExponent, priors: priors),
+            training: .init(trainFile: trainFile, trainSHA256: trainSHA256, classCounts: classCounts, l2: options.l2,
+                            iterations: report.iterations, seed: options.seed, priorExponent: priorExponent,
+                            command: command, date: ISO8601DateFormatter().string(from: Date())),
+            metrics: metrics)
+        return Result(model: SentimentModel(manifest: manifest, weights: weights, directory: nil), crossValidation: crossValidation)
+    }
+
+    private func fit(_ objective: LogisticObjective) -> ([Double], LBFGS.Report) {
+        var theta = [Double](repeating: 0, count: objective.parameterCount)
+        let optimizer = LBFGS(maxIterations: options.maxIterations, tolerance: options.tolerance)
+        var evaluations = 0
+        let started = DispatchTime.now().uptimeNanoseconds
+        var report = optimizer.minimize(&theta) { x, gradient in
+            evaluations += 1
+            return objective.evaluate(x, gradient: &gradient)
+        }
+        report.evaluations = evaluations
+        report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        return (theta, report)
+    }
+
+    /// Stratified folds: each class shuffled by the seed and dealt round-robin.
+    static func assignFolds(_ examples: [LabeledExample], folds: Int, seed: UInt64) -> [Int] {
+        var fold = [Int](repeating: 0, count: examples.count)
+        guard folds >= 2 else { return fold }
+        var generator = SplitMix64(seed: seed)
+        for label in SentimentLabel.allCases {
+            var members = examples.indices.filter { examples[$0].label == label }
+            members.shuffle(using: &generator)
+            for (position, i) in members.enumerated() { fold[i] = position % folds }
+        }
+        return fold
+    }
+
+    static func weightsDigest(_ weights: ModelWeights) -> String {
+        ModelDirectory.sha256(Data(WeightsFile.encode(weights)))
+    }
+}
+
+/// Why training could not start.
+public enum TrainingError: Error, Sendable, CustomStringConvertible {
+    /// The training set is empty.
+    case noExamples
+
+    public var description: String {
+        switch self {
+        case .noExamples: "no training examples"
+        }
+    }
+}
+
+/// A small, fast, seedable generator (splitmix64) so shuffles are the same on every platform.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        return FeatureHash.mix(state &- 0x9E37_79B9_7F4A_7C15)
+    }
+}

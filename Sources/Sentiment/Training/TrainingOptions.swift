@@ -1,0 +1,27 @@
+/// How `Trainer` fits a model.
+public struct TrainingOptions: Sendable, Hashable {
+    /// Feature settings of the model.
+    public var features: FeatureSettings = .standard
+    /// L2 regularization strength on the mean loss (biases are not regularized).
+    public var l2: Double = 2e-5
+    /// Most L-BFGS iterations per fit.
+    public var maxIterations: Int = 300
+    /// Stop when the objective improves by less than this, relatively, over 5 iterations.
+    public var tolerance: Double = 1e-5
+    /// Folds for the cross-fitted lexicon and the out-of-fold predictions that
+    /// choose the temperature and the decision rule's prior exponent.
+    public var folds: Int = 5
+    /// Seed of the fold assignment; training is deterministic for a seed.
+    public var seed: UInt64 = 1
+    /// Weight each class's examples by total/(3·class count) in the loss.
+    public var balancedClassWeights: Bool = false
+    /// The prior exponent α of the decision rule; nil chooses it by cross-validation.
+    public var priorExponent: Double? = nil
+    /// log2 of the lexicon table's size.
+    public var lexiconBits: Int = 18
+    /// Worker threads (default: active processors).
+    public var threads: Int = 0
+
+    /// Default options.
+    public init() {}
+}

@@ -1,0 +1,80 @@
+/// Featurized examples in compressed sparse rows, with their dense block,
+/// labels and loss weights — what the optimizer reads.
+struct TrainingSet: Sendable {
+    /// Row `i`'s features are `indices[rowStart[i]..<rowStart[i+1]]`.
+    var rowStart: [Int]
+    var indices: [Int32]
+    var values: [Float]
+    /// `count × DenseFeature.count` dense values (standardized once `standardize` ran).
+    var dense: [Float]
+    /// Gold class index per row.
+    var labels: [UInt8]
+
+    var count: Int { labels.count }
+
+    /// Featurizes `examples`, example `i` with `extractor(i)`, on `threads` threads.
+    static func build(_ examples: [LabeledExample], threads: Int, extractor: (Int) -> FeatureExtractor, options: UInt32, seed: UInt64) -> TrainingSet {
+        let n = examples.count
+        let chunks = max(1, min(threads, n / 512 + 1))
+        let extractors = (0..<n).map(extractor)
+        let parts = ParallelSlots<TrainingSet>.run(chunks) { chunk in
+            let range = (n * chunk / chunks)..<(n * (chunk + 1) / chunks)
+            let buffer = TokenBuffer()
+            var row = SparseRow()
+            var part = TrainingSet(rowStart: [0], indices: [], values: [], dense: [], labels: [])
+            part.dense.reserveCapacity(range.count * DenseFeature.count)
+            var dense = [Float](repeating: 0, count: DenseFeature.count)
+            for i in range {
+                var text = examples[i].text
+                text.withUTF8 { buffer.tokenize(UnsafeRawBufferPointer($0), options: options, seed: seed) }
+                dense.withUnsafeMutableBufferPointer { extractors[i].extract(buffer, into: &row, dense: $0.baseAddress!) }
+                part.indices += row.indices
+                part.values += row.values
+                part.rowStart.append(part.indices.count)
+                part.dense += dense
+                part.labels.append(UInt8(examples[i].label.index))
+            }
+            return part
+        }
+        var set = TrainingSet(rowStart: [0], indices: [], values: [], dense: [], labels: [])
+        for part in parts {
+            let offset = set.indices.count
+            set.rowStart += part.rowStart.dropFirst().map { $0 + offset }
+            set.indices += part.indices
+            set.values += part.values
+            set.dense += part.dense
+            set.labels += part.labels
+        }
+        return set
+    }
+
+    /// Mean and 1/σ of each dense column (1/σ = 0 for a constant column).
+    func denseMoments() -> (mean: [Float], scale: [Float]) {
+        let d = DenseFeature.count
+        var sum = [Double](repeating: 0, count: d), squares = [Double](repeating: 0, count: d)
+        for i in 0..<count {
+            for j in 0..<d {
+                let x = Double(dense[i * d + j])
+                sum[j] += x
+                squares[j] += x * x
+            }
+        }
+        let n = Double(max(count, 1))
+        var mean = [Float](repeating: 0, count: d), scale = [Float](repeating: 0, count: d)
+        for j in 0..<d {
+            let m = sum[j] / n
+            let variance = max(squares[j] / n - m * m, 0)
+            mean[j] = Float(m)
+            scale[j] = variance > 1e-12 ? Float(1 / variance.squareRoot()) : 0
+        }
+        return (mean, scale)
+    }
+
+    /// Standardizes the dense block in place.
+    mutating func standardize(mean: [Float], scale: [Float]) {
+        let d = DenseFeature.count
+        for i in 0..<count {
+            for j in 0..<d { dense[i * d + j] = (dense[i * d + j] - mean[j]) * scale[j] }
+        }
+    }
+}

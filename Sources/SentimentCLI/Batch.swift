@@ -1,0 +1,42 @@
+/// A run of input lines and, once a worker has been through it, their output:
+/// the unit that travels reader → worker → writer. Batches are recycled
+/// through a fixed pool, which bounds the memory of the whole pipeline.
+///
+/// `@unchecked Sendable`: a batch belongs to one thread at a time, handed over
+/// through the pipeline's locked queues.
+final class Batch: @unchecked Sendable {
+    /// The position of the batch in the input, from 0: the writer's order.
+    var sequence = 0
+    /// The bytes the lines point into.
+    let input: ByteBuffer
+    /// The lines, in input order.
+    var lines: [Line] = []
+    /// The formatted records of every line.
+    let output: ByteBuffer
+    /// What the records were.
+    var tally = Tally()
+
+    /// One line of a batch.
+    struct Line {
+        /// Offset in `input` of the first byte.
+        var start: Int
+        /// Length without the `\n` and a trailing `\r`.
+        var count: Int
+        /// The line number, from 1, counted across all inputs.
+        var number: Int
+        /// The line exceeded the length limit; its bytes were not kept.
+        var tooLong: Bool
+    }
+
+    init(inputCapacity: Int, lineCapacity: Int) {
+        input = ByteBuffer(capacity: inputCapacity)
+        output = ByteBuffer(capacity: inputCapacity / 2)
+        lines.reserveCapacity(lineCapacity)
+    }
+
+    /// The bytes of `line`. Valid while the batch is not refilled.
+    @inline(__always)
+    func bytes(of line: Line) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: input.base + line.start, count: line.count)
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import Sentiment
+
+/// `sentiment classify [FILE…]`: one record out per record in, in order.
+struct ClassifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "classify",
+        abstract: "Classify tweets: one line in, one record out, in input order.",
+        discussion: """
+            Each line is one record. A line whose first non-blank character is '{' \
+            is JSON: a Twitter API v1.1 tweet, a v2 tweet, or a v2 page \
+            ({"data":[…]}, one record per element, with its "index"). Any other line \
+            is plain text.
+
+            Text: for a v1.1 retweet, the retweeted tweet's full text \
+            (retweeted_status.extended_tweet.full_text, then .full_text, then .text); \
+            otherwise extended_tweet.full_text, full_text, note_tweet.text, text. \
+            Ids ("id_str", then "id") are copied as text, digit for digit. \
+            v1.1 user.screen_name is output as "user", v2 author_id as "author_id".
+
+            Every record carries its line number (counted across all FILEs, as if \
+            they were concatenated), the id when there is one, "label", \
+            "probabilities" and "score" (p(positive) − p(negative)), and "lang". \
+            For a language the model does not support, "label" is null (empty in \
+            TSV/CSV), "unsupported" is true and the probabilities are kept. A plain \
+            line with invalid UTF-8 is classified with the bad bytes read as U+FFFD \
+            and gets "warning":"invalid UTF-8".
+
+            A line that cannot be used (malformed JSON, no text field, empty line, \
+            over 1 MiB) gives an error record, {"line":N,"error":"…"}, and the run \
+            goes on. A summary goes to standard error, with a progress line while \
+            standard error is a terminal.
+
+            Exit status: 0 every record classified; 65 some records were errors \
+            (the output is still complete); 66 a FILE or the model is missing; 64 \
+            usage error.
+
+            Examples:
+              sentiment classify Examples/tweets.txt
+              echo 'I love this!!! 😍' | sentiment classify
+              sentiment classify --format tsv tweets.jsonl > moods.tsv
+              zcat dump.jsonl.gz | sentiment classify --threads 4 > moods.jsonl
+            """
+    )
+
+    @Argument(
+        help: ArgumentHelp(
+            "Files of tweets, one per line. Standard input when omitted or '-'.",
+            valueName: "file"),
+        completion: .file())
+    var files: [String] = []
+
+    @Option(help: "Output format: jsonl (JSON Lines), tsv or csv (with a header line).")
+    var format: OutputFormat = .jsonl
+
+    @Option(help: ArgumentHelp(
+        "Worker threads (default: the number of active cores).",
+        valueName: "n"))
+    var threads: Int?
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    func validate() throws {
+        if let threads, threads < 1 {
+            throw ValidationError("--threads must be at least 1.")
+        }
+    }
+
+    func run() throws {
+        let inputs: [LineReader.Input] = files.isEmpty
+            ? [.standardInput]
+            : files.map { $0 == "-" ? .standardInput : .file($0) }
+        do {
+            try LineReader.check(inputs)
+        } catch {
+            printError("cannot read \(error)")
+            throw ExitCode.noInput
+        }
+        let model = try modelOptions.loadModel()
+
+        let pipeline = ClassifyPipeline(model: model, configuration: .init(
+            threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+            format: format,
+            showsProgress: isatty(STDERR_FILENO) == 1))
+        let outcome = pipeline.run(inputs: inputs)
+
+        writeToStandardError(Summary.line(outcome.tally, seconds: outcome.seconds) + "\n")
+        if let failure = outcome.inputFailure {
+            printError("cannot read \(failure)")
+            throw ExitCode.noInput
+        }
+        if let writeError = outcome.writeError, writeError != EPIPE {
+            printError("cannot write the output: \(String(cString: strerror(writeError)))")
+            throw ExitCode(74)  // EX_IOERR
+        }
+        if outcome.tally.errors > 0 { throw ExitCode.dataError }
+    }
+}
+
+extension OutputFormat: ExpressibleByArgument {}

@@ -1,0 +1,161 @@
+import Foundation
+import Sentiment
+
+/// The classification pipeline: a reader, `threads` workers and an ordered
+/// writer, connected by queues of recycled batches.
+///
+///     reader (calling thread)  ──work──▶  worker 1…N  ──reorder──▶  writer  ──▶ fd 1
+///          ▲                                                          │
+///          └──────────────────────── free batches ◀───────────────────┘
+///
+/// - The reader cuts the input into batches of whole lines (`LineReader`).
+/// - Each worker has its own `BatchProcessor` (model workspace and buffers):
+///   it extracts, classifies and formats a whole batch.
+/// - The writer takes batches back in input order, writes each one's output
+///   with one `write(2)`, adds up the tallies, updates the progress line, and
+///   returns the batch to the free pool.
+///
+/// Memory is flat: only `2 × threads + 2` batches exist, so the reader waits
+/// when the workers or the writer fall behind.
+final class ClassifyPipeline {
+    struct Configuration {
+        var threads: Int
+        var format: OutputFormat
+        var maxLineLength = 1 << 20
+        var blockSize = 1 << 20
+        var batchLines = 4096
+        /// Show a progress line on standard error.
+        var showsProgress = false
+    }
+
+    /// How a run went.
+    struct Outcome {
+        var tally: Tally
+        var seconds: Double
+        /// An input that could not be opened or read (the output stops there).
+        var inputFailure: LineReader.Failure?
+        /// `errno` of a failed write to standard output (EPIPE: the reader left).
+        var writeError: Int32?
+    }
+
+    let model: SentimentModel
+    let configuration: Configuration
+
+    init(model: SentimentModel, configuration: Configuration) {
+        precondition(configuration.threads > 0)
+        self.model = model
+        self.configuration = configuration
+    }
+
+    /// Classifies every line of `inputs` and writes the records to `outputFD`.
+    func run(inputs: [LineReader.Input], outputFD: Int32 = STDOUT_FILENO) -> Outcome {
+        let configuration = self.configuration
+        let model = self.model
+        let start = monotonicSeconds()
+        let reader = LineReader(
+            inputs: inputs, maxLineLength: configuration.maxLineLength,
+            blockSize: configuration.blockSize, maxLines: configuration.batchLines)
+
+        let free = BlockingQueue<Batch>()
+        let work = BlockingQueue<Batch>()
+        let ordered = ReorderBuffer()
+        let inputCapacity = max(configuration.blockSize, configuration.maxLineLength + 2) + configuration.blockSize + 4096
+        for _ in 0..<(2 * configuration.threads + 2) {
+            free.push(Batch(inputCapacity: inputCapacity, lineCapacity: configuration.batchLines))
+        }
+        let writer = RecordWriter(format: configuration.format)
+        let threads = DispatchGroup()
+
+        for index in 0..<configuration.threads {
+            threads.enter()
+            let thread = Thread {
+                let processor = BatchProcessor(model: model, writer: writer, maxLineLength: configuration.maxLineLength)
+                while let batch = work.pop() {
+                    processor.process(batch)
+                    ordered.put(batch)
+                }
+                threads.leave()
+            }
+            thread.name = "classify-\(index + 1)"
+            thread.start()
+        }
+
+        let result = WriterResult()
+        threads.enter()
+        let writerThread = Thread {
+            var tally = Tally()
+            var failure: Int32 = 0
+            let header = ByteBuffer(capacity: 128)
+            writer.writeHeader(into: header)
+            failure = writeAll(outputFD, header.bytes)
+            var lastProgress = monotonicSeconds()
+            var sequence = 0
+            while let batch = ordered.take(sequence) {
+                sequence += 1
+                if failure == 0 {
+                    failure = writeAll(outputFD, batch.output.bytes)
+                    if failure != 0 { result.stop() }
+                }
+                tally += batch.tally
+                free.push(batch)
+                if configuration.showsProgress {
+                    let now = monotonicSeconds()
+                    if now - lastProgress >= 0.25 {
+                        lastProgress = now
+                        writeToStandardError("\r\u{1B}[K" + Summary.progress(tally, seconds: now - start))
+                    }
+                }
+            }
+            if configuration.showsProgress { writeToStandardError("\r\u{1B}[K") }
+            result.finish(tally: tally, writeError: failure == 0 ? nil : failure)
+            threads.leave()
+        }
+        writerThread.name = "classify-writer"
+        writerThread.start()
+
+        // The calling thread reads.
+        var sequence = 0
+        var inputFailure: LineReader.Failure?
+        while !result.isStopped, let batch = free.pop() {
+            do {
+                guard try reader.fill(batch) else {
+                    free.push(batch)
+                    break
+                }
+            } catch {
+                inputFailure = error
+                free.push(batch)
+                break
+            }
+            batch.sequence = sequence
+            sequence += 1
+            work.push(batch)
+        }
+        work.close()
+        ordered.finish(total: sequence)
+        threads.wait()
+
+        return Outcome(
+            tally: result.tally, seconds: monotonicSeconds() - start,
+            inputFailure: inputFailure, writeError: result.writeError)
+    }
+}
+
+/// What the writer thread reports back, and its stop signal to the reader.
+private final class WriterResult: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stopped = false
+    private(set) var tally = Tally()
+    private(set) var writeError: Int32?
+
+    var isStopped: Bool { lock.withLock { stopped } }
+
+    func stop() { lock.withLock { stopped = true } }
+
+    func finish(tally: Tally, writeError: Int32?) {
+        lock.withLock {
+            self.tally = tally
+            self.writeError = writeError
+        }
+    }
+}

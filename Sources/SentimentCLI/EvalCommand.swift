@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import Sentiment
+
+/// `sentiment eval`: scores a model on a labelled TSV file.
+struct EvalCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "eval",
+        abstract: "Evaluate a model on labelled tweets.",
+        discussion: """
+            Prints macro-averaged recall (the SemEval metric) first, then accuracy, \
+            macro-F1, per-class precision, recall and F1, the confusion matrix, \
+            and the expected calibration error with a reliability table.
+
+            Examples:
+              sentiment eval ../shared/data/semeval/dev.tsv
+              sentiment eval Models/default ../shared/data/semeval/dev.tsv
+              sentiment eval --model Models/default --report dev.html ../shared/data/semeval/dev.tsv
+            """)
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    @Argument(help: ArgumentHelp("[MODEL_DIR] FILE: an optional model directory, then a TSV file with label and text columns.",
+                                 valueName: "path"))
+    var paths: [String]
+
+    @Flag(help: "Print the metrics as one JSON object instead of a table.")
+    var json = false
+
+    @Option(help: ArgumentHelp("Also write a self-contained HTML report (metrics, confusion heatmap, reliability diagram).",
+                               valueName: "file.html"))
+    var report: String?
+
+    func validate() throws {
+        guard (1...2).contains(paths.count) else { throw ValidationError("give a data file, optionally preceded by a model directory") }
+        if paths.count == 2, modelOptions.directory != nil { throw ValidationError("give the model either with --model or as the first argument") }
+    }
+
+    func run() throws {
+        var options = modelOptions
+        if paths.count == 2 { options.directory = paths[0] }
+        let model = try options.loadModel()
+        let file = paths.last!
+        let examples = try readExamples(file)
+        let evaluation = Evaluation(gold: examples.map(\.label), predictions: model.classify(examples.map(\.text)))
+        print(json ? EvaluationReport.json(evaluation, model: model, file: file) : EvaluationReport.text(evaluation, model: model, file: file),
+              terminator: "")
+        if let report {
+            do {
+                try EvaluationReport.html(evaluation, model: model, file: file).write(toFile: report, atomically: true, encoding: .utf8)
+                printError("wrote \(report)")
+            } catch {
+                printError("cannot write \(report): \(error.localizedDescription)")
+                throw ExitCode.failure
+            }
+        }
+    }
+}

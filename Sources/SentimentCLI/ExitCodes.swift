@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// The exit statuses of `sentiment`, from BSD's `sysexits.h`.
+///
+/// | status | meaning                                                      |
+/// |-------:|--------------------------------------------------------------|
+/// |      0 | every record was classified                                  |
+/// |     64 | usage: unknown option, bad value (argument-parser's default) |
+/// |     65 | bad data: some record could not be used, or a malformed model |
+/// |     66 | missing input: an input file or the model does not exist     |
+extension ExitCode {
+    /// `EX_USAGE`: the command was used incorrectly.
+    static let usage = ExitCode(64)
+    /// `EX_DATAERR`: the input (or the model) was malformed. The output is still complete.
+    static let dataError = ExitCode(65)
+    /// `EX_NOINPUT`: an input file or the model directory does not exist or cannot be read.
+    static let noInput = ExitCode(66)
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Sentiment
+
+/// `sentiment explain`: shows the tokens and the features behind a label.
+struct ExplainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explain",
+        abstract: "Show how the model sees a text and which features pushed each class.",
+        discussion: """
+            Example:
+              sentiment explain "the food was great but the service was awful :("
+            """)
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    @Argument(help: "The text to explain.")
+    var text: String
+
+    @Option(help: "Features to list per class.")
+    var limit: Int = 8
+
+    func run() throws {
+        let model = try modelOptions.loadModel()
+        let explanation = model.explain(text, limit: limit)
+        let prediction = explanation.prediction
+        var out = "text      \(text)\n"
+        out += "tokens    " + explanation.tokens.map { token in
+            let marks = [token.flags.contains(.negated) ? "NEG" : nil, token.flags.contains(.elongated) ? "ELONG" : nil,
+                         token.flags.contains(.allCaps) ? "CAPS" : nil, token.flags.contains(.negator) ? "NEGATOR" : nil]
+                .compactMap { $0 }
+            return "\(token.kind.rawValue):\(token.text)" + (marks.isEmpty ? "" : "[\(marks.joined(separator: ","))]")
+        }.joined(separator: " ") + "\n"
+        out += "language  \(prediction.language.tag)\(prediction.language.isSupported ? "" : " (unsupported: the label is not meaningful)")\n"
+        out += String(format: "label     %@  (negative %.4f, neutral %.4f, positive %.4f; score %+.4f)\n",
+                      prediction.label.rawValue, prediction.probabilities.negative, prediction.probabilities.neutral,
+                      prediction.probabilities.positive, prediction.score)
+        for label in SentimentLabel.allCases {
+            out += "\ntowards \(label.rawValue):\n"
+            let contributions = explanation.strongest[label] ?? []
+            if contributions.isEmpty { out += "  (nothing)\n" }
+            for contribution in contributions {
+                out += String(format: "  %+.4f  %@\n", contribution.push[label], contribution.feature)
+            }
+        }
+        print(out, terminator: "")
+    }
+}

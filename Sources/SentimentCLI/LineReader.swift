@@ -1,0 +1,193 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads the inputs in large blocks and cuts them into lines, straight into
+/// `Batch` buffers: no per-line `String`, one `memchr` per line.
+///
+/// - Lines end at `\n`; a `\r` before it is dropped; a last line without `\n`
+///   counts. Inputs follow each other as if concatenated, except that each
+///   input's last line ends with the input. Line numbers run across all inputs.
+/// - A line longer than `maxLineLength` bytes is not kept: the reader skips to
+///   its end reading block by block, and the batch gets a `tooLong` line.
+/// - A batch ends at `maxLines` lines, once it holds `blockSize` bytes, or when
+///   a pipe or terminal has no more data ready (so interactive input flows).
+final class LineReader {
+    /// Where lines come from.
+    enum Input: Equatable, Sendable, CustomStringConvertible {
+        case standardInput
+        case file(String)
+
+        var description: String {
+            switch self {
+            case .standardInput: "standard input"
+            case .file(let path): path
+            }
+        }
+    }
+
+    /// An input that cannot be opened or read.
+    struct Failure: Error, CustomStringConvertible {
+        var input: Input
+        var errno: Int32
+
+        var description: String {
+            "\(input): \(String(cString: strerror(errno)))"
+        }
+    }
+
+    let maxLineLength: Int
+    let blockSize: Int
+    let maxLines: Int
+
+    private var inputs: [Input]
+    private var nextInput = 0
+    private var fd: Int32 = -1
+    private var current: Input = .standardInput
+    private var isRegularFile = false
+    /// Bytes read but not yet made into lines, kept for the next batch.
+    private let carry = ByteBuffer(capacity: 1 << 16)
+    /// Inside a line that is too long: dropping bytes up to its `\n`.
+    private var skipping = false
+    private var nextLineNumber = 1
+
+    init(inputs: [Input], maxLineLength: Int = 1 << 20, blockSize: Int = 1 << 20, maxLines: Int = 4096) {
+        precondition(maxLineLength > 0 && blockSize > 0 && maxLines > 0)
+        self.inputs = inputs
+        self.maxLineLength = maxLineLength
+        self.blockSize = blockSize
+        self.maxLines = maxLines
+    }
+
+    deinit {
+        if fd > 0 { close(fd) }
+    }
+
+    /// Refills `batch` with the next lines.
+    ///
+    /// - Returns: false when the inputs are exhausted (the batch is then empty).
+    /// - Throws: `Failure` when an input cannot be opened or read.
+    func fill(_ batch: Batch) throws(Failure) -> Bool {
+        let input = batch.input
+        input.removeAll()
+        batch.lines.removeAll(keepingCapacity: true)
+        input.append(carry.bytes)
+        carry.removeAll()
+
+        var lineStart = 0
+        var scanFrom = 0
+        var shortRead = false
+        defer {
+            // Whatever follows the last whole line waits for the next batch.
+            carry.append(UnsafeRawBufferPointer(start: input.base + lineStart, count: input.count - lineStart))
+            input.count = lineStart
+        }
+        while true {
+            // Cut the bytes read so far at each newline.
+            while batch.lines.count < maxLines, scanFrom < input.count,
+                  let newline = memchr(input.base + scanFrom, 0x0A, input.count - scanFrom) {
+                let end = newline - input.base
+                emit(from: lineStart, to: end, into: batch)
+                lineStart = end + 1
+                scanFrom = lineStart
+            }
+            if batch.lines.count >= maxLines { return true }
+            scanFrom = input.count
+            if skipping {
+                input.count = lineStart
+                scanFrom = lineStart
+            } else if input.count - lineStart > maxLineLength + 1 {
+                // Longer than the limit even without a "\r": stop keeping it.
+                skipping = true
+                input.count = lineStart
+                scanFrom = lineStart
+            }
+            if !batch.lines.isEmpty && (input.count >= blockSize || (shortRead && !moreDataReady())) {
+                // Full, or a pipe or terminal paused: pass the whole lines on now.
+                return true
+            }
+
+            // Read the next block.
+            if fd < 0 {
+                guard nextInput < inputs.count else { return !batch.lines.isEmpty }
+                try openInput(inputs[nextInput])
+                nextInput += 1
+            }
+            input.reserve(blockSize)
+            let n = read(fd, input.base + input.count, blockSize)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw Failure(input: current, errno: errno)
+            }
+            if n == 0 {
+                // End of this input: its last line ends here.
+                if skipping || input.count > lineStart {
+                    emit(from: lineStart, to: input.count, into: batch)
+                    lineStart = input.count
+                    scanFrom = lineStart
+                }
+                if fd != STDIN_FILENO { close(fd) }
+                fd = -1
+                shortRead = false
+                continue
+            }
+            input.count += n
+            shortRead = n < blockSize && !isRegularFile
+        }
+    }
+
+    /// Records the line `start..<end` of the batch's input (without its `\n`).
+    @inline(__always)
+    private func emit(from start: Int, to end: Int, into batch: Batch) {
+        defer { nextLineNumber += 1 }
+        if skipping {
+            skipping = false
+            batch.lines.append(Batch.Line(start: start, count: 0, number: nextLineNumber, tooLong: true))
+            return
+        }
+        var count = end - start
+        if count > 0 && batch.input.base.load(fromByteOffset: end - 1, as: UInt8.self) == 0x0D { count -= 1 }
+        let tooLong = count > maxLineLength
+        batch.lines.append(Batch.Line(start: start, count: tooLong ? 0 : count, number: nextLineNumber, tooLong: tooLong))
+    }
+
+    private func openInput(_ input: Input) throws(Failure) {
+        current = input
+        switch input {
+        case .standardInput:
+            fd = STDIN_FILENO
+        case .file(let path):
+            let opened = open(path, O_RDONLY | O_CLOEXEC)
+            guard opened >= 0 else { throw Failure(input: input, errno: errno) }
+            fd = opened
+        }
+        var info = stat()
+        let known = fstat(fd, &info) == 0
+        isRegularFile = known && (info.st_mode & S_IFMT) == S_IFREG
+        if known && (info.st_mode & S_IFMT) == S_IFDIR {
+            let failure = Failure(input: input, errno: EISDIR)
+            if fd != STDIN_FILENO { close(fd) }
+            fd = -1
+            throw failure
+        }
+    }
+
+    /// Whether a read from the current pipe or terminal would return at once.
+    private func moreDataReady() -> Bool {
+        var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, 0) > 0
+    }
+
+    /// Checks that each file input exists and is readable, before any output.
+    static func check(_ inputs: [Input]) throws(Failure) {
+        for case .file(let path) in inputs {
+            if access(path, R_OK) != 0 { throw Failure(input: .file(path), errno: errno) }
+            var info = stat()
+            if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
+                throw Failure(input: .file(path), errno: EISDIR)
+            }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Sentiment
+
+/// The options that choose a model, shared by every command that classifies.
+///
+/// ```swift
+/// struct MyCommand: ParsableCommand {
+///     @OptionGroup var modelOptions: ModelOptions
+///     func run() throws {
+///         let model = try modelOptions.loadModel()
+///         …
+///     }
+/// }
+/// ```
+struct ModelOptions: ParsableArguments {
+    @Option(
+        name: .customLong("model"),
+        help: ArgumentHelp(
+            "A model directory (with manifest.json). Defaults to $SENTIMENT_MODEL, then Models/default.",
+            valueName: "dir"),
+        completion: .directory)
+    var directory: String?
+
+    /// Loads the chosen model: `--model DIR`, otherwise `SentimentModel.loadDefault()`.
+    ///
+    /// - Throws: `ExitCode.noInput` (66) when the model is missing and
+    ///   `ExitCode.dataError` (65) when it is malformed, after printing a
+    ///   one-line error that names the file to standard error.
+    func loadModel() throws -> SentimentModel {
+        do {
+            if let directory {
+                return try SentimentModel.load(from: URL(fileURLWithPath: directory))
+            }
+            return try SentimentModel.loadDefault()
+        } catch {
+            printError("cannot load the model: \(error)")
+            throw error.isMissing ? ExitCode.noInput : ExitCode.dataError
+        }
+    }
+}
+
+/// Writes `sentiment: <message>` and a newline to standard error.
+func printError(_ message: String) {
+    writeToStandardError("sentiment: \(message)\n")
+}

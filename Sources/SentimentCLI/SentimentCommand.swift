@@ -1,0 +1,25 @@
+import ArgumentParser
+
+/// The `sentiment` command line: classify, train, evaluate and explain, and
+/// keep the mood of users' timelines.
+@main
+struct SentimentCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sentiment",
+        abstract: "Sentiment analysis for English tweets.",
+        discussion: """
+            Data goes to standard output; progress, summaries and errors go to \
+            standard error. Exit status: 0 success, 64 usage error, 65 bad data, \
+            66 missing input.
+            """,
+        subcommands: [
+            ClassifyCommand.self,
+            TrainCommand.self,
+            EvalCommand.self,
+            ExplainCommand.self,
+            TweetsCommand.self,
+            ImportCommand.self,
+            HistoryCommand.self,
+        ]
+    )
+}

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Counts of what the records were.
+struct Tally: Equatable, Sendable {
+    /// Output records, errors included.
+    var records = 0
+    var positive = 0
+    var neutral = 0
+    var negative = 0
+    /// Classified but in a language the model does not support (no label).
+    var unsupported = 0
+    /// Error records.
+    var errors = 0
+
+    static func += (lhs: inout Tally, rhs: Tally) {
+        lhs.records += rhs.records
+        lhs.positive += rhs.positive
+        lhs.neutral += rhs.neutral
+        lhs.negative += rhs.negative
+        lhs.unsupported += rhs.unsupported
+        lhs.errors += rhs.errors
+    }
+}
+
+/// The run's report on standard error: a live progress line while stderr is a
+/// terminal, and the summary at the end.
+///
+///     classified 1000 records (positive 410, neutral 420, negative 160, errors 10) in 0.42 s, 2381 tweets/s
+enum Summary {
+    /// The final line: records, counts per label (plus unsupported, when any),
+    /// errors, wall time and throughput.
+    static func line(_ tally: Tally, seconds: Double) -> String {
+        var counts = "positive \(tally.positive), neutral \(tally.neutral), negative \(tally.negative)"
+        if tally.unsupported > 0 { counts += ", unsupported \(tally.unsupported)" }
+        counts += ", errors \(tally.errors)"
+        let noun = tally.records == 1 ? "record" : "records"
+        return "classified \(tally.records) \(noun) (\(counts)) in \(fixed2(seconds)) s, \(rate(tally.records, seconds)) tweets/s"
+    }
+
+    /// The progress line, without its leading carriage return.
+    static func progress(_ tally: Tally, seconds: Double) -> String {
+        "classifying: \(tally.records) records, \(tally.errors) errors, \(rate(tally.records, seconds)) tweets/s"
+    }
+
+    /// Records per second, rounded; 0 for an empty or instant run.
+    static func rate(_ records: Int, _ seconds: Double) -> Int {
+        guard records > 0, seconds > 0 else { return 0 }
+        return Int((Double(records) / seconds).rounded())
+    }
+
+    static func fixed2(_ value: Double) -> String {
+        let hundredths = Int((value * 100).rounded())
+        let fraction = hundredths % 100
+        return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+}
+
+/// Monotonic seconds, for timings.
+func monotonicSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// Writes `bytes` completely to `fd`, retrying short writes and EINTR.
+///
+/// - Returns: 0, or the `errno` of a failed write (EPIPE when the reader went away).
+@discardableResult
+func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 {
+            if errno == EINTR { continue }
+            return errno
+        }
+        offset += written
+    }
+    return 0
+}
+
+/// Writes a string to standard error.
+func writeToStandardError(_ text: String) {
+    var text = text
+    _ = text.withUTF8 { writeAll(2, UnsafeRawBufferPointer($0)) }
+}

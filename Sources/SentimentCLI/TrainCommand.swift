@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import Sentiment
+
+/// `sentiment train`: fits a model to a labelled TSV file and writes it to a directory.
+struct TrainCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "train",
+        abstract: "Train a model on labelled tweets.",
+        discussion: """
+            Reads tab-separated files with a header naming a `label` column \
+            (negative, neutral, positive) and a `text` column, trains a logistic \
+            regression (L-BFGS, deterministic for a seed), chooses the softmax \
+            temperature and the decision rule by cross-validation on the training \
+            file, evaluates on --dev if given, and writes manifest.json and \
+            weights.bin to --out.
+
+            Example (rebuilds the shipped model):
+              sentiment train --train ../shared/data/semeval/train.tsv \\
+                --dev ../shared/data/semeval/dev.tsv --out Models/default
+            """)
+
+    @Option(help: ArgumentHelp("Training data (TSV with label and text columns).", valueName: "file"))
+    var train: String
+
+    @Option(help: ArgumentHelp("Development data to evaluate on and record in the manifest.", valueName: "file"))
+    var dev: String?
+
+    @Option(help: ArgumentHelp("Directory to write the model to.", valueName: "dir"))
+    var out: String
+
+    @Option(help: "Seed of the fold assignment.")
+    var seed: UInt64 = 1
+
+    @Option(help: "L2 regularization strength.")
+    var l2: Double = TrainingOptions().l2
+
+    @Option(help: "Cross-validation folds (lexicon cross-fitting, temperature, decision rule); below 2 turns them off.")
+    var folds: Int = TrainingOptions().folds
+
+    @Option(name: .customLong("max-iterations"), help: "Most L-BFGS iterations per fit.")
+    var maxIterations: Int = TrainingOptions().maxIterations
+
+    @Option(name: .customLong("bucket-bits"), help: "log2 of the number of hashed feature buckets.")
+    var bucketBits: Int = FeatureSettings.standard.bucketBits
+
+    @Option(name: .customLong("word-ngrams"), help: "Longest word n-gram (1-3).")
+    var wordNgrams: Int = FeatureSettings.standard.wordNgrams
+
+    @Option(name: .customLong("char-ngrams"), help: "Character n-gram range inside words, as MIN-MAX (0 turns them off).")
+    var charNgrams: String = "\(FeatureSettings.standard.charNgramMin)-\(FeatureSettings.standard.charNgramMax)"
+
+    @Option(name: .customLong("prior-exponent"), help: "Fix the decision rule's prior exponent instead of choosing it by cross-validation.")
+    var priorExponent: Double?
+
+    @Flag(help: "Weight classes inversely to their frequency in the loss.")
+    var balanced = false
+
+    @Option(help: "Worker threads (default: all cores).")
+    var threads: Int = 0
+
+    @Option(help: "The model's version string.")
+    var version: String = "1.0.0"
+
+    func run() throws {
+        var options = TrainingOptions()
+        options.seed = seed
+        options.l2 = l2
+        options.folds = folds
+        options.maxIterations = maxIterations
+        options.balancedClassWeights = balanced
+        options.priorExponent = priorExponent
+        options.threads = threads
+        options.features.bucketBits = bucketBits
+        options.features.wordNgrams = wordNgrams
+        let range = charNgrams.split(separator: "-").compactMap { Int($0) }
+        if range == [0] {
+            options.features.charNgramMax = 0
+        } else if range.count == 2 {
+            options.features.charNgramMin = range[0]
+            options.features.charNgramMax = range[1]
+        } else {
+            throw ValidationError("--char-ngrams takes MIN-MAX (such as 3-5) or 0")
+        }
+
+        let examples = try readExamples(train)
+        let started = Date()
+        let result: Trainer.Result
+        do {
+            result = try Trainer(options: options).train(
+                examples, version: version, trainFile: train, trainSHA256: try fileSHA256(train),
+                command: (["sentiment"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
+                log: { printError($0) })
+        } catch let error as ModelError {
+            printError("\(error)")
+            throw ExitCode.usage
+        }
+        var metrics: [String: ModelManifest.MetricsRecord] = [:]
+        if let dev {
+            let devExamples = try readExamples(dev)
+            let evaluation = Evaluation(gold: devExamples.map(\.label), predictions: result.model.classify(devExamples.map(\.text)))
+            metrics["dev"] = evaluation.record(file: dev)
+            printError(String(format: "dev: macro-recall %.4f, accuracy %.4f, macro-F1 %.4f, ECE %.4f",
+                              evaluation.macroRecall, evaluation.accuracy, evaluation.macroF1, evaluation.expectedCalibrationError))
+        }
+        do {
+            let saved = try result.model.save(to: URL(fileURLWithPath: out), metrics: metrics)
+            printError(String(format: "wrote %@ (%@) in %.1f s", out, saved.id, Date().timeIntervalSince(started)))
+        } catch {
+            printError("\(error)")
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// Reads a labelled TSV file, turning its errors into a message and an exit status.
+func readExamples(_ path: String) throws -> [LabeledExample] {
+    do {
+        return try LabeledExample.readTSV(path)
+    } catch {
+        printError("\(error)")
+        throw error.isMissing ? ExitCode.noInput : ExitCode.dataError
+    }
+}
+
+/// The SHA-256 of a file, as lower-case hex.
+func fileSHA256(_ path: String) throws -> String {
+    try SentimentModel.sha256(ofFile: path)
+}

@@ -1,0 +1,457 @@
+/// One output record's worth of input: the text to classify and the fields
+/// that identify it, taken from one line, or the reason the line cannot be used.
+///
+/// A line is JSON when its first non-blank byte is `{`, plain text otherwise.
+/// `TweetRecord.extract(line:lineNumber:scratch:into:)` reads it:
+///
+/// - Plain text: the whole line is the text (a trailing `\r` is already gone).
+///   Invalid UTF-8 is kept (the model reads it as U+FFFD) and flagged.
+/// - Twitter API v1.1 tweet. For a retweet (`retweeted_status` is an object)
+///   the text is the retweeted tweet's full text:
+///   `retweeted_status.extended_tweet.full_text` > `retweeted_status.full_text`
+///   > `retweeted_status.text`, because v1.1 truncates the retweet's own
+///   `text` ("RT @user: …"). Otherwise `extended_tweet.full_text` > `full_text`
+///   > `text`. The id and user stay the retweet's own.
+/// - Twitter API v2 tweet: `note_tweet.text` (long posts) > `text`.
+/// - id: `id_str` > `id`, a number's digits kept as text (64-bit ids never go
+///   through a `Double`). `user.screen_name` (v1.1) and `author_id` (v2) too.
+/// - v2 page `{"data":[…]}`: one record per element, each with its `index`.
+///   `{"data":{…}}` is a single tweet. An empty page, or one with only
+///   `errors`, is one error record.
+struct TweetRecord {
+    /// The input line, from 1.
+    var line: Int
+    /// The position in a v2 page's `data` array, from 0; -1 when the line is not a page.
+    var index = -1
+    /// The text to classify.
+    var text = ByteRef.absent
+    /// `id_str`, or `id` (string or number).
+    var id = ByteRef.absent
+    /// v1.1 `user.screen_name`.
+    var user = ByteRef.absent
+    /// v2 `author_id` (string or number).
+    var authorID = ByteRef.absent
+    /// Why the record could not be classified; nil when it can be.
+    var problem: RecordProblem?
+    /// The text is not well-formed UTF-8 (it is classified anyway).
+    var invalidUTF8 = false
+    /// For `apiError`: the first error's message, when the response has one.
+    var message = ByteRef.absent
+
+    init(line: Int, index: Int = -1) {
+        self.line = line
+        self.index = index
+    }
+
+    init(line: Int, problem: RecordProblem) {
+        self.line = line
+        self.problem = problem
+    }
+}
+
+/// Why a record could not be classified. `description` is the output's `error`
+/// (for `apiError`, followed by ": " and the record's `message` when it has one).
+///
+/// Plain data without references, so that records copy as bytes.
+enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
+    /// The line is empty or only blanks.
+    case emptyLine
+    /// The text field is empty or only whitespace.
+    case emptyText
+    /// A JSON object with none of the text fields.
+    case noTextField
+    /// The line is longer than the limit (it was skipped without being kept).
+    case lineTooLong(limit: Int)
+    /// The line starts with `{` but is not valid JSON.
+    case malformedJSON(JSONError)
+    /// A v2 page whose `data` array is empty (and that has no `errors`).
+    case emptyPage
+    /// An element of a v2 page's `data` that is not an object.
+    case notAnObject
+    /// A response with `errors` and no data.
+    case apiError
+
+    var description: String {
+        switch self {
+        case .emptyLine: "empty line"
+        case .emptyText: "empty text"
+        case .noTextField: "no text field"
+        case .lineTooLong(let limit): "line longer than \(limit) bytes"
+        case .malformedJSON(let error): error.description
+        case .emptyPage: "empty page"
+        case .notAnObject: "page element is not an object"
+        case .apiError: "API error"
+        }
+    }
+}
+
+/// Bytes of a record's field: either in the input (which outlives the record's
+/// batch) or in the worker's scratch buffer of decoded strings (which may move
+/// while it grows, hence an offset).
+struct ByteRef {
+    /// No such field.
+    static var absent: ByteRef { ByteRef(pointer: nil, offset: 0, count: -1) }
+
+    var pointer: UnsafeRawPointer?
+    var offset: Int
+    var count: Int
+
+    var isPresent: Bool { count >= 0 }
+
+    /// The bytes, or nil when absent.
+    @inline(__always)
+    func resolve(scratch: ByteBuffer) -> UnsafeRawBufferPointer? {
+        guard count >= 0 else { return nil }
+        if let pointer { return UnsafeRawBufferPointer(start: pointer, count: count) }
+        return UnsafeRawBufferPointer(start: scratch.base + offset, count: count)
+    }
+}
+
+// MARK: - Extraction
+
+extension TweetRecord {
+    /// Appends the records of one input line to `records`: one for plain text
+    /// or a tweet object, one per element for a v2 page, one error record for a
+    /// line that cannot be used.
+    ///
+    /// - Parameters:
+    ///   - line: the line without its `\n` and trailing `\r`. Its memory must
+    ///     outlive the records, which point into it.
+    ///   - scratch: where decoded (unescaped) strings are appended.
+    static func extract(
+        line: UnsafeRawBufferPointer, lineNumber: Int, scratch: ByteBuffer, into records: inout [TweetRecord]
+    ) {
+        guard let first = firstNonBlank(line) else {
+            records.append(TweetRecord(line: lineNumber, problem: .emptyLine))
+            return
+        }
+        guard line[first] == UInt8(ascii: "{") else {
+            var record = TweetRecord(line: lineNumber)
+            record.text = ByteRef(pointer: line.baseAddress!, offset: 0, count: line.count)
+            record.invalidUTF8 = !UTF8Validation.isValid(line)
+            records.append(record)
+            return
+        }
+        var fields = TweetFields()
+        do {
+            _ = try JSONScanner.scanDocument(line, context: TweetFields.Context.tweet, visitor: &fields)
+        } catch {
+            records.append(TweetRecord(line: lineNumber, problem: .malformedJSON(error)))
+            return
+        }
+        if fields.hasText {
+            records.append(fields.record(line: lineNumber, index: -1, bytes: line, scratch: scratch))
+            return
+        }
+        if let data = fields.data, data.kind == .array {
+            let elements: [JSONSpan]
+            do { elements = try JSONScanner.elements(of: data, in: line) } catch {
+                records.append(TweetRecord(line: lineNumber, problem: .malformedJSON(error)))
+                return
+            }
+            guard !elements.isEmpty else {
+                records.append(fields.errors != nil
+                    ? apiError(fields, lineNumber, line, scratch)
+                    : TweetRecord(line: lineNumber, problem: .emptyPage))
+                return
+            }
+            for (index, element) in elements.enumerated() {
+                guard element.kind == .object else {
+                    var record = TweetRecord(line: lineNumber, problem: .notAnObject)
+                    record.index = index
+                    records.append(record)
+                    continue
+                }
+                var tweet = TweetFields()
+                try? JSONScanner.scanObject(element, in: line, context: TweetFields.Context.tweet, visitor: &tweet)
+                records.append(tweet.record(line: lineNumber, index: index, bytes: line, scratch: scratch))
+            }
+            return
+        }
+        if let data = fields.data, data.kind == .object {
+            var tweet = TweetFields()
+            try? JSONScanner.scanObject(data, in: line, context: TweetFields.Context.tweet, visitor: &tweet)
+            records.append(tweet.record(line: lineNumber, index: -1, bytes: line, scratch: scratch))
+            return
+        }
+        if fields.errors != nil {
+            records.append(apiError(fields, lineNumber, line, scratch))
+            return
+        }
+        records.append(fields.record(line: lineNumber, index: -1, bytes: line, scratch: scratch))
+    }
+
+    /// The offset of the first byte that is not a space or a tab.
+    @inline(__always)
+    private static func firstNonBlank(_ line: UnsafeRawBufferPointer) -> Int? {
+        var i = 0
+        while i < line.count {
+            let byte = line[i]
+            if byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// An `apiError` record with the first error's `detail`, `message` or
+    /// `title` from a response's `errors` array.
+    private static func apiError(
+        _ fields: TweetFields, _ lineNumber: Int, _ line: UnsafeRawBufferPointer, _ scratch: ByteBuffer
+    ) -> TweetRecord {
+        var record = TweetRecord(line: lineNumber, problem: .apiError)
+        guard let errors = fields.errors, errors.kind == .array,
+              let first = try? JSONScanner.elements(of: errors, in: line).first, first.kind == .object
+        else { return record }
+        var error = TweetFields()
+        try? JSONScanner.scanObject(first, in: line, context: TweetFields.Context.apiError, visitor: &error)
+        let chosen = error.errorDetail?.kind == .string ? error.errorDetail : error.errorMessage
+        if let message = chosen, message.kind == .string {
+            record.message = TweetFields.ref(message, line, scratch)
+        }
+        return record
+    }
+}
+
+// MARK: - The fields of a tweet
+
+/// The members of a tweet object that `TweetRecord` reads, found by one
+/// `JSONScanner` pass.
+struct TweetFields: JSONMemberVisitor {
+    /// Where in a tweet the scanner is.
+    enum Context {
+        static let tweet: UInt8 = 0
+        static let extendedTweet: UInt8 = 1
+        static let retweet: UInt8 = 2
+        static let retweetExtendedTweet: UInt8 = 3
+        static let user: UInt8 = 4
+        static let noteTweet: UInt8 = 5
+        static let apiError: UInt8 = 6
+    }
+
+    /// Which field a captured span is.
+    enum Slot {
+        static let text: UInt8 = 0
+        static let fullText: UInt8 = 1
+        static let extendedFullText: UInt8 = 2
+        static let noteText: UInt8 = 3
+        static let retweetText: UInt8 = 4
+        static let retweetFullText: UInt8 = 5
+        static let retweetExtendedFullText: UInt8 = 6
+        static let idString: UInt8 = 7
+        static let id: UInt8 = 8
+        static let authorID: UInt8 = 9
+        static let screenName: UInt8 = 10
+        static let data: UInt8 = 11
+        static let errors: UInt8 = 12
+        static let errorMessage: UInt8 = 13
+        static let errorDetail: UInt8 = 14
+    }
+
+    var text: JSONSpan?
+    var fullText: JSONSpan?
+    var extendedFullText: JSONSpan?
+    var noteText: JSONSpan?
+    var retweetText: JSONSpan?
+    var retweetFullText: JSONSpan?
+    var retweetExtendedFullText: JSONSpan?
+    var idString: JSONSpan?
+    var id: JSONSpan?
+    var authorID: JSONSpan?
+    var screenName: JSONSpan?
+    var data: JSONSpan?
+    var errors: JSONSpan?
+    var errorMessage: JSONSpan?
+    var errorDetail: JSONSpan?
+
+    func action(forKey key: UnsafeRawBufferPointer, in context: UInt8) -> JSONMemberAction {
+        switch context {
+        case Context.tweet:
+            switch key.count {
+            case 2: if Self.key(key, is: "id") { return .capture(Slot.id) }
+            case 4:
+                if Self.key(key, is: "text") { return .capture(Slot.text) }
+                if Self.key(key, is: "user") { return .descend(Context.user) }
+                if Self.key(key, is: "data") { return .capture(Slot.data) }
+            case 6:
+                if Self.key(key, is: "id_str") { return .capture(Slot.idString) }
+                if Self.key(key, is: "errors") { return .capture(Slot.errors) }
+            case 9:
+                if Self.key(key, is: "full_text") { return .capture(Slot.fullText) }
+                if Self.key(key, is: "author_id") { return .capture(Slot.authorID) }
+            case 10: if Self.key(key, is: "note_tweet") { return .descend(Context.noteTweet) }
+            case 14: if Self.key(key, is: "extended_tweet") { return .descend(Context.extendedTweet) }
+            case 16: if Self.key(key, is: "retweeted_status") { return .descend(Context.retweet) }
+            default: break
+            }
+        case Context.extendedTweet:
+            if Self.key(key, is: "full_text") { return .capture(Slot.extendedFullText) }
+        case Context.retweet:
+            if Self.key(key, is: "text") { return .capture(Slot.retweetText) }
+            if Self.key(key, is: "full_text") { return .capture(Slot.retweetFullText) }
+            if Self.key(key, is: "extended_tweet") { return .descend(Context.retweetExtendedTweet) }
+        case Context.retweetExtendedTweet:
+            if Self.key(key, is: "full_text") { return .capture(Slot.retweetExtendedFullText) }
+        case Context.user:
+            if Self.key(key, is: "screen_name") { return .capture(Slot.screenName) }
+        case Context.noteTweet:
+            if Self.key(key, is: "text") { return .capture(Slot.noteText) }
+        case Context.apiError:
+            if Self.key(key, is: "detail") { return .capture(Slot.errorDetail) }
+            if Self.key(key, is: "message") || Self.key(key, is: "title") { return .capture(Slot.errorMessage) }
+        default: break
+        }
+        return .skip
+    }
+
+    mutating func capture(_ span: JSONSpan, slot: UInt8) {
+        switch slot {
+        case Slot.text: text = span
+        case Slot.fullText: fullText = span
+        case Slot.extendedFullText: extendedFullText = span
+        case Slot.noteText: noteText = span
+        case Slot.retweetText: retweetText = span
+        case Slot.retweetFullText: retweetFullText = span
+        case Slot.retweetExtendedFullText: retweetExtendedFullText = span
+        case Slot.idString: idString = span
+        case Slot.id: id = span
+        case Slot.authorID: authorID = span
+        case Slot.screenName: screenName = span
+        case Slot.data: data = span
+        case Slot.errors: errors = span
+        case Slot.errorMessage: if errorMessage?.kind != .string { errorMessage = span }
+        case Slot.errorDetail: errorDetail = span
+        default: break
+        }
+    }
+
+    @inline(__always)
+    private static func key(_ key: UnsafeRawBufferPointer, is name: StaticString) -> Bool {
+        guard key.count == name.utf8CodeUnitCount else { return false }
+        let expected = name.utf8Start
+        for i in 0..<key.count where key[i] != expected[i] { return false }
+        return true
+    }
+
+    /// The text to classify, by the precedence in `TweetRecord`'s documentation.
+    var chosenText: JSONSpan? {
+        if let span = retweetExtendedFullText, span.kind == .string { return span }
+        if let span = retweetFullText, span.kind == .string { return span }
+        if let span = retweetText, span.kind == .string { return span }
+        if let span = extendedFullText, span.kind == .string { return span }
+        if let span = fullText, span.kind == .string { return span }
+        if let span = noteText, span.kind == .string { return span }
+        if let span = text, span.kind == .string { return span }
+        return nil
+    }
+
+    var hasText: Bool { chosenText != nil }
+
+    /// The record for these fields: the text and identifiers decoded, or
+    /// `noTextField` / `emptyText`.
+    func record(line: Int, index: Int, bytes: UnsafeRawBufferPointer, scratch: ByteBuffer) -> TweetRecord {
+        var record = TweetRecord(line: line, index: index)
+        if let span = idString, span.kind == .string {
+            record.id = Self.ref(span, bytes, scratch)
+        } else if let span = id, span.kind == .string || span.kind == .number {
+            record.id = Self.ref(span, bytes, scratch)
+        }
+        if let span = screenName, span.kind == .string { record.user = Self.ref(span, bytes, scratch) }
+        if let span = authorID, span.kind == .string || span.kind == .number {
+            record.authorID = Self.ref(span, bytes, scratch)
+        }
+        guard let text = chosenText else {
+            record.problem = .noTextField
+            return record
+        }
+        record.text = Self.ref(text, bytes, scratch)
+        let resolved = record.text.resolve(scratch: scratch)!
+        if Self.isBlank(resolved) {
+            record.problem = .emptyText
+            record.text = .absent
+        } else {
+            record.invalidUTF8 = !UTF8Validation.isValid(resolved)
+        }
+        return record
+    }
+
+    /// A field's bytes: in the line when it has no escapes, else decoded into `scratch`.
+    static func ref(_ span: JSONSpan, _ bytes: UnsafeRawBufferPointer, _ scratch: ByteBuffer) -> ByteRef {
+        guard span.hasEscapes else {
+            return ByteRef(pointer: bytes.baseAddress! + span.start, offset: 0, count: span.end - span.start)
+        }
+        let offset = scratch.count
+        JSONScanner.decodeString(span, in: bytes, into: scratch)
+        return ByteRef(pointer: nil, offset: offset, count: scratch.count - offset)
+    }
+
+    private static func isBlank(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): continue
+            default: return false
+            }
+        }
+        return true
+    }
+}
+
+extension TweetRecord {
+    /// The output's `error`, or nil when the record can be classified.
+    func errorMessage(scratch: ByteBuffer) -> String? {
+        guard let problem else { return nil }
+        guard let message = message.resolve(scratch: scratch) else { return problem.description }
+        return "\(problem): \(String(decoding: message, as: UTF8.self))"
+    }
+}
+
+// MARK: - For tests and debugging
+
+extension TweetRecord {
+    /// A record with its fields as `String`s.
+    struct Decoded: Equatable, CustomStringConvertible {
+        var line: Int
+        var index: Int?
+        var text: String?
+        var id: String?
+        var user: String?
+        var authorID: String?
+        var error: String?
+        var invalidUTF8 = false
+
+        var description: String {
+            var parts = ["line \(line)"]
+            if let index { parts.append("index \(index)") }
+            if let id { parts.append("id \(id)") }
+            if let user { parts.append("user \(user)") }
+            if let authorID { parts.append("author_id \(authorID)") }
+            if let text { parts.append("text \(text.debugDescription)") }
+            if let error { parts.append("error \(error.debugDescription)") }
+            if invalidUTF8 { parts.append("invalid UTF-8") }
+            return parts.joined(separator: ", ")
+        }
+    }
+
+    /// The records of one line, decoded. Slow; for tests.
+    static func decoded(line: [UInt8], lineNumber: Int = 1) -> [Decoded] {
+        let scratch = ByteBuffer()
+        var records: [TweetRecord] = []
+        return line.withUnsafeBytes { bytes in
+            extract(line: bytes, lineNumber: lineNumber, scratch: scratch, into: &records)
+            func string(_ ref: ByteRef) -> String? {
+                ref.resolve(scratch: scratch).map { String(decoding: $0, as: UTF8.self) }
+            }
+            return records.map { record in
+                Decoded(
+                    line: record.line, index: record.index >= 0 ? record.index : nil,
+                    text: string(record.text), id: string(record.id), user: string(record.user),
+                    authorID: string(record.authorID), error: record.errorMessage(scratch: scratch),
+                    invalidUTF8: record.invalidUTF8)
+            }
+        }
+    }
+
+    /// The records of one line given as a string, decoded. Slow; for tests.
+    static func decoded(_ line: String, lineNumber: Int = 1) -> [Decoded] {
+        decoded(line: Array(line.utf8), lineNumber: lineNumber)
+    }
+}

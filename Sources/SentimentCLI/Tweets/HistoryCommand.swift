@@ -1,0 +1,35 @@
+import ArgumentParser
+import Foundation
+import Tweets
+
+/// `sentiment history [--clear]`: the usernames searched with `sentiment tweets`.
+struct HistoryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "history",
+        abstract: "List the searched usernames, most recent first, or clear them.",
+        discussion: """
+            Each username shown by `sentiment tweets` is recorded once, most recent \
+            first; the oldest are dropped beyond 50.
+
+            Exit status: 0 success; 73 the database cannot be opened.
+            """
+    )
+
+    @Flag(help: "Forget every searched username.")
+    var clear = false
+
+    @OptionGroup var database: DatabaseOptions
+
+    func run() async throws {
+        let store = try database.openStore(logger: makeTweetsLogger())
+        if clear {
+            try await store.clearSearchHistory()
+            return
+        }
+        var text = ""
+        for entry in try await store.searchHistory(limit: TweetService.Options().historyLimit) {
+            text += "\(entry.username)\t\(TweetDate.iso8601String(entry.searchedAt))\n"
+        }
+        writeToStandardOutput(text)
+    }
+}

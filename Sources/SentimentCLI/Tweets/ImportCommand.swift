@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import Sentiment
+import Tweets
+
+/// `sentiment import PATH…`: archives and dumps into the tweet database, classified.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Load archives or dumps into the tweet database and classify them.",
+        discussion: """
+            A PATH is an unpacked X account archive folder (the user comes from \
+            data/account.js), a single tweets.js / tweet.js file, a JSON Lines file \
+            of X API v1.1 or v2 tweets or v2 pages, or a JSON array or v2 page. \
+            Files that do not say whose tweets they are need --user. Malformed \
+            entries are reported with their position on standard error and skipped.
+
+            Exit status: 0 success; 65 some entries were skipped (the rest is \
+            imported); 64 usage error (e.g. --user needed); 66 a PATH or the model \
+            is missing; 73 the database cannot be opened.
+
+            Examples:
+              sentiment import Examples/archive/sunnydays
+              sentiment import tweets.js --user jack
+              sentiment import Examples/archive/rainyday_ops.jsonl
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Archive folders or files.", valueName: "path"), completion: .file())
+    var paths: [String]
+
+    @Option(help: ArgumentHelp("The user the tweets belong to, when the input does not say.", valueName: "name"))
+    var user: String?
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var modelOptions: ModelOptions
+
+    func validate() throws {
+        guard !paths.isEmpty else { throw ValidationError("give at least one archive folder or file") }
+        if let user, !User.isValidUsername(user) { throw ValidationError("not a username: \(user)") }
+    }
+
+    func run() async throws {
+        let logger = makeTweetsLogger()
+        for path in paths where !FileManager.default.fileExists(atPath: path) {
+            printError("no such file or directory: \(path)")
+            throw ExitCode.noInput
+        }
+        let model = try modelOptions.loadModel()
+        let store = try database.openStore(logger: logger)
+        let service = TweetService(store: store, source: nil, classifier: model, logger: logger)
+        let showsProgress = isatty(STDERR_FILENO) == 1
+        var skipped = 0
+
+        for path in paths {
+            let contents: ArchiveContents
+            do {
+                contents = try ArchiveParser.load(from: URL(fileURLWithPath: path))
+            } catch let error as ArchiveError {
+                printError(error.description)
+                throw ExitCode.noInput
+            }
+            let summary: TweetService.ImportSummary
+            do {
+                summary = try await service.importArchive(contents, owner: user) { progress in
+                    guard showsProgress else { return }
+                    writeToStandardError("\r\u{1B}[K\(path): \(progress.phase.rawValue) \(progress.completed)/\(progress.total)")
+                }
+            } catch TweetServiceError.ownerRequired {
+                if showsProgress { writeToStandardError("\r\u{1B}[K") }
+                printError("\(path) does not say whose tweets these are: add --user NAME")
+                throw ExitCode.usage
+            }
+            if showsProgress { writeToStandardError("\r\u{1B}[K") }
+            for issue in summary.issues.prefix(20) { printError("skipped \(issue)") }
+            if summary.issues.count > 20 { printError("… and \(summary.issues.count - 20) more skipped") }
+            skipped += summary.issues.count
+            let users = summary.users.map { "@" + $0.username }.joined(separator: ", ")
+            writeToStandardError("""
+                \(path): \(summary.tweetsRead) tweets read, \(summary.tweetsAdded) new, \
+                \(summary.tweetsClassified) classified, \(summary.issues.count) skipped (\(users))\n
+                """)
+        }
+        if skipped > 0 { throw ExitCode.dataError }
+    }
+}

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import Sentiment
+import Tweets
+
+/// `sentiment tweets USERNAME`: a user's tweets, newest first, each with its mood.
+struct TweetsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tweets",
+        abstract: "Show a user's tweets, newest first, each with its mood.",
+        discussion: """
+            Tweets come from the X API v2 (token from $X_BEARER_TOKEN or \
+            ~/.config/swift-sentiment/x-bearer-token), or from an archive with \
+            --archive, and are kept in the tweet database: each tweet is \
+            classified once per model version. When the X API fails, the stored \
+            tweets are shown and a note goes to standard error (exit 0). With \
+            --offline the database alone answers.
+
+            Pretty output shows 😃 happy, 😐 neutral, 😔 sad, or 🌐 for a language \
+            the model does not support, a date, and the text in the theme's colour \
+            (24-bit colour on a terminal; plain when piped or NO_COLOR is set). \
+            jsonl prints one object per tweet: id, author_id, text, created_at, \
+            lang, label, probabilities, score, language, mood, theme (name, emoji, \
+            color as #RRGGBB, or null) and model_id.
+
+            Exit status: 0 success (stale included); 64 usage error; 66 offline \
+            and nothing stored, or a missing archive or model; 67 unknown user; \
+            69 the source failed and nothing is stored; 73 the database cannot be opened.
+
+            Examples:
+              sentiment tweets sunnydays --archive Examples/archive/sunnydays
+              sentiment tweets XDevelopers --limit 50 --format jsonl
+              sentiment tweets sunnydays --offline
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The username, with or without @.", valueName: "username"))
+    var username: String
+
+    @Option(help: ArgumentHelp("Read tweets from an archive folder or file instead of the X API.", valueName: "path"),
+            completion: .file())
+    var archive: String?
+
+    @Option(help: ArgumentHelp("How many tweets to show (default 20).", valueName: "n"))
+    var limit: Int = 20
+
+    @Option(help: "Output format: pretty or jsonl.")
+    var format: TimelinePrinter.Format = .pretty
+
+    @Option(name: .customLong("api-url"),
+            help: ArgumentHelp("The X API base URL. Defaults to $X_API_URL, then https://api.x.com.", valueName: "url"))
+    var apiURL: String?
+
+    @Flag(help: "Answer from the database alone, without touching the network.")
+    var offline = false
+
+    @OptionGroup var database: DatabaseOptions
+    @OptionGroup var modelOptions: ModelOptions
+
+    func validate() throws {
+        guard User.isValidUsername(username) else { throw ValidationError("not a username: \(username)") }
+        guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
+        if offline, archive != nil { throw ValidationError("--offline and --archive cannot be combined") }
+    }
+
+    func run() async throws {
+        let logger = makeTweetsLogger()
+        let model = try modelOptions.loadModel()
+        let store = try database.openStore(logger: logger)
+
+        if offline {
+            try await show(TweetService(store: store, source: nil, classifier: model, logger: logger))
+        } else if let archive {
+            let source: ArchiveSource
+            do {
+                source = try ArchiveSource(contentsOf: URL(fileURLWithPath: archive), owner: username)
+            } catch let error as ArchiveError {
+                printError(error.description)
+                if case .notFound = error { throw ExitCode.noInput }
+                throw ExitCode.dataError
+            }
+            for issue in source.contents.issues { printError("skipped \(issue)") }
+            try await show(TweetService(store: store, source: source, classifier: model, logger: logger))
+        } else {
+            guard let baseURL = XAPIConfiguration.baseURL(flag: apiURL) else {
+                printError("not an http(s) URL: \(apiURL ?? ProcessInfo.processInfo.environment["X_API_URL"] ?? "")")
+                throw ExitCode.usage
+            }
+            guard let token = BearerToken.resolve() else {
+                let source = UnavailableSource(reason: "no X API token: set X_BEARER_TOKEN")
+                try await show(TweetService(store: store, source: source, classifier: model, logger: logger))
+                return
+            }
+            let configuration = XAPIConfiguration(baseURL: baseURL, bearerToken: token)
+            try await XAPIClient.withClient(configuration: configuration, logger: logger) { client in
+                try await show(TweetService(store: store, source: client, classifier: model, logger: logger))
+            }
+        }
+    }
+
+    /// Pages through the timeline until `limit` tweets are printed.
+    private func show(_ service: TweetService) async throws {
+        let printer = TimelinePrinter(format: format, color: format == .pretty && standardOutputWantsColor())
+        var cursor: String?
+        var printed = 0
+        var failure: TweetSourceFailure?
+        repeat {
+            let timeline: Timeline
+            do {
+                timeline = try await service.timeline(username: username, cursor: cursor, limit: min(100, limit - printed))
+            } catch let error as TweetServiceError {
+                printError(error.description)
+                switch error {
+                case .unknownUser: throw ExitCode.noUser
+                case .nothingStored(_, nil): throw ExitCode.noInput
+                case .nothingStored: throw ExitCode.unavailable
+                default: throw ExitCode.usage
+                }
+            }
+            if printed == 0 { writeToStandardOutput(printer.header(timeline.user)) }
+            var text = ""
+            for tweet in timeline.tweets { text += try printer.line(tweet) }
+            writeToStandardOutput(text)
+            printed += timeline.tweets.count
+            failure = failure ?? timeline.failure
+            cursor = timeline.nextCursor
+        } while cursor != nil && printed < limit
+        if let failure {
+            printError("showing stored tweets, which may be out of date: \(failure.message)")
+        }
+        if printed == 0, format == .pretty { writeToStandardOutput("No tweets.\n") }
+    }
+}
+
+extension TimelinePrinter.Format: ExpressibleByArgument {}

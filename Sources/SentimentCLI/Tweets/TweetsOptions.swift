@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Tweets
+
+/// `--db PATH`: the tweet database, shared by `tweets`, `import` and `history`.
+struct DatabaseOptions: ParsableArguments {
+    @Option(
+        name: .customLong("db"),
+        help: ArgumentHelp(
+            "The tweet database. Defaults to $SENTIMENT_DB, then $XDG_DATA_HOME/swift-sentiment/tweets.sqlite.",
+            valueName: "path"),
+        completion: .file())
+    var path: String?
+
+    /// Opens (creating on first use) the database.
+    ///
+    /// - Throws: `ExitCode.cannotCreate` (73) after a one-line error.
+    func openStore(logger: Logger) throws -> TweetStore {
+        let resolved = DatabaseLocation.resolve(flag: path)
+        do {
+            return try TweetStore(path: resolved, logger: logger)
+        } catch {
+            printError("cannot open the database \(resolved): \(error)")
+            throw ExitCode.cannotCreate
+        }
+    }
+}
+
+extension ExitCode {
+    /// `EX_NOUSER`: the user is unknown to the source.
+    static let noUser = ExitCode(67)
+    /// `EX_UNAVAILABLE`: the source failed and nothing is stored.
+    static let unavailable = ExitCode(69)
+    /// `EX_CANTCREAT`: the database cannot be created or opened.
+    static let cannotCreate = ExitCode(73)
+}
+
+/// A logger to standard error, at `$SENTIMENT_LOG_LEVEL` (default `error`).
+func makeTweetsLogger() -> Logger {
+    var logger = Logger(label: "sentiment.tweets", factory: { StreamLogHandler.standardError(label: $0) })
+    logger.logLevel = ProcessInfo.processInfo.environment["SENTIMENT_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+        ?? .error
+    return logger
+}
+
+/// A source that always fails the same way: used when the X API cannot be
+/// called at all (no token), so the store still answers, marked stale.
+struct UnavailableSource: TweetSource {
+    let reason: String
+
+    func user(username: String) async throws -> User { throw TweetSourceFailure.unavailable(reason) }
+
+    func tweets(of user: User, maxResults: Int, cursor: String?) async throws -> Page<Tweet> {
+        throw TweetSourceFailure.unavailable(reason)
+    }
+}
+
+/// Whether standard output should get colours: a terminal, and `NO_COLOR` unset or empty.
+func standardOutputWantsColor() -> Bool {
+    isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+}
+
+/// Writes text to standard output without buffering surprises.
+func writeToStandardOutput(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+}

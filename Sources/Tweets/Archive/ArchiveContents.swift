@@ -1,0 +1,112 @@
+import Foundation
+
+/// What an archive or dump held: its users and tweets, and the entries that
+/// could not be read.
+public struct ArchiveContents: Sendable, Hashable {
+    /// The users the files named (the archive's account, v1.1 `user` objects,
+    /// v2 `includes.users`), without duplicates.
+    public var users: [User]
+    /// The valid tweets, newest first, without duplicate ids. `authorID` is
+    /// empty when the file did not say who wrote a tweet (see ``assigning(owner:)``).
+    public var tweets: [Tweet]
+    /// The entries that were skipped, in file order.
+    public var issues: [ArchiveIssue]
+
+    /// Creates contents; tweets are deduplicated by id and sorted newest first.
+    public init(users: [User] = [], tweets: [Tweet] = [], issues: [ArchiveIssue] = []) {
+        var seenUsers = Set<String>()
+        self.users = users.filter { seenUsers.insert($0.id).inserted }
+        var seenTweets = Set<String>()
+        self.tweets = tweets.filter { seenTweets.insert($0.id).inserted }.sorted(by: Tweet.newestFirst)
+        self.issues = issues
+    }
+
+    /// Merges several files' contents.
+    public init(merging parts: [ArchiveContents]) {
+        self.init(users: parts.flatMap(\.users), tweets: parts.flatMap(\.tweets), issues: parts.flatMap(\.issues))
+    }
+
+    /// The user whose username matches (case-insensitively), if the archive named one.
+    public func user(username: String) -> User? {
+        let key = User.key(for: username)
+        return users.first { $0.usernameKey == key }
+    }
+
+    /// These contents with `owner` added to ``users`` and given every tweet whose
+    /// author is unknown (no author id, or an id no user of the archive has).
+    public func assigning(owner: User) -> ArchiveContents {
+        let known = Set(users.map(\.id)).subtracting([owner.id])
+        var copy = self
+        if !copy.users.contains(where: { $0.id == owner.id }) { copy.users.append(owner) }
+        copy.tweets = tweets.map { tweet in
+            var tweet = tweet
+            if !known.contains(tweet.authorID) { tweet.authorID = owner.id }
+            return tweet
+        }
+        return copy
+    }
+
+    /// The user to show for `username` when the archive may not name its owner:
+    /// the archive's user of that name; else, when every tweet lacks a known
+    /// author, a user made from the name, with the tweets' common author id
+    /// (or `local:<name>`) as id.
+    public func owner(username: String) -> User? {
+        if let user = user(username: username) { return user }
+        let known = Set(users.map(\.id))
+        let orphans = tweets.filter { !known.contains($0.authorID) }
+        guard !orphans.isEmpty || tweets.isEmpty else { return nil }
+        let ids = Set(orphans.map(\.authorID)).subtracting([""])
+        var name = Substring(username.trimmingCharacters(in: .whitespacesAndNewlines))
+        if name.hasPrefix("@") { name = name.dropFirst() }
+        let id = ids.count == 1 ? ids.first! : "local:" + User.key(for: username)
+        return User(id: id, username: String(name), displayName: String(name))
+    }
+}
+
+/// One skipped entry: where it was and why.
+public struct ArchiveIssue: Sendable, Hashable, CustomStringConvertible {
+    /// The file, as given (e.g. `data/tweets-part1.js`).
+    public var file: String
+    /// Where in the file: `entry 3` (array element, 1-based), `line 12` (JSON
+    /// Lines), possibly followed by `data[4]` inside a v2 page.
+    public var position: String
+    /// What was wrong.
+    public var reason: String
+
+    /// Creates an issue.
+    public init(file: String, position: String, reason: String) {
+        self.file = file
+        self.position = position
+        self.reason = reason
+    }
+
+    /// `data/tweets.js, entry 3: missing created_at`.
+    public var description: String { "\(file), \(position): \(reason)" }
+}
+
+/// Why an archive could not be read at all.
+public enum ArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Nothing exists at the path.
+    case notFound(String)
+    /// The folder holds no `tweets.js`, `tweet.js` or parts.
+    case noTweetFiles(String)
+    /// The file could not be read.
+    case unreadable(String, reason: String)
+
+    /// A one-line reason.
+    public var description: String {
+        switch self {
+        case .notFound(let path): "no such file or directory: \(path)"
+        case .noTweetFiles(let path): "no tweets.js, tweet.js or tweets-partN.js in \(path) or \(path)/data"
+        case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
+        }
+    }
+}
+
+extension Tweet {
+    /// Newest first; equal times by descending id (the store's order).
+    static func newestFirst(_ a: Tweet, _ b: Tweet) -> Bool {
+        if a.createdAt != b.createdAt { return a.createdAt > b.createdAt }
+        return a.id > b.id
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+
+/// Reads tweets from an X account archive or a dump.
+///
+/// Accepted inputs:
+///
+/// - **An unpacked archive folder** (or its `data/` folder): `account.js` and
+///   `profile.js` give the owner; tweets come from `tweets.js` (older archives:
+///   `tweet.js`) and its parts `tweets-part1.js`, `tweets-part2.js`… Each file is
+///   `window.YTD.tweets.part0 = [ {"tweet": {…}}, … ]` (older: entries without
+///   the `tweet` wrapper) with v1.1 fields `id_str`, `full_text`, `created_at`.
+/// - **A single archive file** of that form.
+/// - **JSON Lines**: one v1.1 tweet (`id_str`, `full_text`/`text`,
+///   `created_at` like `Wed Oct 10 20:19:24 +0000 2018`, `user`), one v2 tweet
+///   (`id`, `text`, ISO 8601 `created_at`, `author_id`) or one v2 page
+///   (`{"data": […], "includes": {"users": […]}, "meta": {…}}`) per line.
+/// - **A JSON array** of such objects, or **a single v2 page**.
+///
+/// A malformed entry — invalid JSON, a missing id, text or date — is recorded
+/// in ``ArchiveContents/issues`` with its file and position and skipped; the
+/// other entries are kept. Text is unescaped (`&amp;` → `&`) as X escapes it.
+public enum ArchiveParser {
+    /// Reads a folder or a file.
+    ///
+    /// - Throws: ``ArchiveError`` when the path does not exist, cannot be read,
+    ///   or is a folder without tweet files. Malformed entries do not throw.
+    public static func load(from url: URL) throws -> ArchiveContents {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw ArchiveError.notFound(url.path)
+        }
+        return isDirectory.boolValue ? try loadFolder(url) : parse(try read(url), file: url.lastPathComponent)
+    }
+
+    /// Parses one file's bytes, detecting its format. `file` names it in issues.
+    public static func parse(_ data: Data, file: String) -> ArchiveContents {
+        let bytes = [UInt8](data)
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x0A || bytes[start] == 0x0D || bytes[start] == 0x09 {
+            start += 1
+        }
+        guard start < bytes.count else { return ArchiveContents() }
+        var builder = Builder(file: file)
+        switch bytes[start] {
+        case UInt8(ascii: "["):
+            builder.addArray(bytes, from: start)
+        case UInt8(ascii: "{"):
+            if let whole = try? JSONSerialization.jsonObject(with: Data(bytes[start...])) as? [String: Any] {
+                builder.addObject(whole, position: "document")
+            } else {
+                builder.addLines(bytes, from: start)
+            }
+        default:
+            // `window.YTD.tweets.part0 = [ … ]`: the array after the first `=`.
+            if let equals = bytes[start...].firstIndex(of: UInt8(ascii: "=")) {
+                builder.addArray(bytes, from: equals + 1)
+            } else {
+                builder.issues.append(ArchiveIssue(file: file, position: "start", reason: "not an archive file or JSON"))
+            }
+        }
+        return builder.contents
+    }
+
+    // MARK: - Folders
+
+    private static func loadFolder(_ folder: URL) throws -> ArchiveContents {
+        let fileManager = FileManager.default
+        let data = folder.appendingPathComponent("data", isDirectory: true)
+        var isDirectory: ObjCBool = false
+        let root = fileManager.fileExists(atPath: data.path, isDirectory: &isDirectory) && isDirectory.boolValue ? data : folder
+        let prefix = root == data ? "data/" : ""
+        let names = (try? fileManager.contentsOfDirectory(atPath: root.path)) ?? []
+        let tweetFiles = names.compactMap { name -> (Int, String)? in
+            for stem in ["tweets", "tweet"] {
+                if name == "\(stem).js" { return (0, name) }
+                if name.hasPrefix("\(stem)-part"), name.hasSuffix(".js"),
+                    let part = Int(name.dropFirst(stem.count + 5).dropLast(3))
+                {
+                    return (part, name)
+                }
+            }
+            return nil
+        }
+        .sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 > $1.1 }
+        guard !tweetFiles.isEmpty else { throw ArchiveError.noTweetFiles(folder.path) }
+
+        var parts: [ArchiveContents] = []
+        for (_, name) in tweetFiles {
+            parts.append(parse(try read(root.appendingPathComponent(name)), file: prefix + name))
+        }
+        var contents = ArchiveContents(merging: parts)
+        if let owner = try accountOwner(in: root, prefix: prefix) {
+            contents = contents.assigning(owner: owner)
+        }
+        return contents
+    }
+
+    /// The owner from `account.js`, completed by `profile.js`.
+    private static func accountOwner(in root: URL, prefix: String) throws -> User? {
+        let accountFile = root.appendingPathComponent("account.js")
+        guard FileManager.default.fileExists(atPath: accountFile.path) else { return nil }
+        guard let account = firstEntry(try read(accountFile))?["account"] as? [String: Any],
+            let id = string(account["accountId"]), let username = account["username"] as? String
+        else { return nil }
+        var user = User(id: id, username: username, displayName: (account["accountDisplayName"] as? String) ?? username)
+        let profileFile = root.appendingPathComponent("profile.js")
+        if FileManager.default.fileExists(atPath: profileFile.path),
+            let profile = firstEntry(try read(profileFile))?["profile"] as? [String: Any]
+        {
+            if let bio = (profile["description"] as? [String: Any])?["bio"] as? String, !bio.isEmpty {
+                user.description = bio
+            }
+            user.avatarURL = (profile["avatarMediaUrl"] as? String).flatMap(URL.init(string:))
+        }
+        return user
+    }
+
+    private static func firstEntry(_ data: Data) -> [String: Any]? {
+        let bytes = [UInt8](data)
+        let start = bytes.firstIndex(of: UInt8(ascii: "=")).map { $0 + 1 } ?? 0
+        for case .element(_, let slice) in JSONEntryScanner(bytes: bytes).entries(from: start) {
+            return try? JSONSerialization.jsonObject(with: Data(slice)) as? [String: Any]
+        }
+        return nil
+    }
+
+    private static func read(_ url: URL) throws -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw ArchiveError.unreadable(url.path, reason: (error as NSError).localizedDescription)
+        }
+    }
+
+    // MARK: - Entries
+
+    /// Accumulates one file's users, tweets and issues.
+    struct Builder {
+        let file: String
+        var users: [User] = []
+        var tweets: [Tweet] = []
+        var issues: [ArchiveIssue] = []
+
+        var contents: ArchiveContents { ArchiveContents(users: users, tweets: tweets, issues: issues) }
+
+        mutating func addArray(_ bytes: [UInt8], from start: Int) {
+            for entry in JSONEntryScanner(bytes: bytes).entries(from: start) {
+                switch entry {
+                case .broken(let position, let reason):
+                    issues.append(ArchiveIssue(file: file, position: "entry \(position)", reason: reason))
+                case .element(let position, let slice):
+                    addJSON(Data(slice), position: "entry \(position)")
+                }
+            }
+        }
+
+        mutating func addLines(_ bytes: [UInt8], from start: Int) {
+            var lineNumber = 1 + bytes[..<start].filter { $0 == 0x0A }.count
+            for line in bytes[start...].split(separator: 0x0A, omittingEmptySubsequences: false) {
+                defer { lineNumber += 1 }
+                guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
+                addJSON(Data(line), position: "line \(lineNumber)")
+            }
+        }
+
+        mutating func addJSON(_ data: Data, position: String) {
+            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                issues.append(ArchiveIssue(file: file, position: position, reason: "invalid JSON"))
+                return
+            }
+            addObject(object, position: position)
+        }
+
+        /// A v2 page, a wrapped archive entry, or a bare tweet.
+        mutating func addObject(_ object: [String: Any], position: String) {
+            if object["data"] != nil || object["meta"] != nil || object["includes"] != nil {
+                addPage(object, position: position)
+            } else if let tweet = object["tweet"] as? [String: Any] {
+                addTweet(tweet, position: position)
+            } else {
+                addTweet(object, position: position)
+            }
+        }
+
+        mutating func addPage(_ page: [String: Any], position: String) {
+            if let includes = page["includes"] as? [String: Any], let list = includes["users"] as? [[String: Any]] {
+                users += list.compactMap(ArchiveParser.v2User)
+            }
+            switch page["data"] {
+            case let list as [Any]:
+                for (index, item) in list.enumerated() {
+                    let where_ = "\(position) data[\(index)]"
+                    guard let tweet = item as? [String: Any] else {
+                        issues.append(ArchiveIssue(file: file, position: where_, reason: "not a JSON object"))
+                        continue
+                    }
+                    addTweet(tweet, position: where_)
+                }
+            case let tweet as [String: Any]:
+                addTweet(tweet, position: "\(position) data")
+            default:
+                break
+            }
+        }
+
+        mutating func addTweet(_ object: [String: Any], position: String) {
+            switch ArchiveParser.tweet(object) {
+            case .success(let (tweet, user)):
+                tweets.append(tweet)
+                if let user { users.append(user) }
+            case .failure(let reason):
+                issues.append(ArchiveIssue(file: file, position: position, reason: reason.message))
+            }
+        }
+    }
+
+    struct EntryError: Error {
+        var message: String
+    }
+
+    /// A tweet from a v1.1 or v2 object, and its author when the object embeds one.
+    static func tweet(_ object: [String: Any]) -> Result<(Tweet, User?), EntryError> {
+        guard let id = string(object["id_str"]) ?? string(object["id"]) else {
+            return .failure(EntryError(message: "missing id"))
+        }
+        let noteText = (object["note_tweet"] as? [String: Any])?["text"] as? String
+        guard let text = noteText ?? (object["full_text"] as? String) ?? (object["text"] as? String) else {
+            return .failure(EntryError(message: "tweet \(id): missing text"))
+        }
+        let createdAt: Date
+        if let value = object["created_at"] {
+            guard let text = value as? String, let date = TweetDate.parse(text) else {
+                return .failure(EntryError(message: "tweet \(id): invalid created_at"))
+            }
+            createdAt = date
+        } else if let date = Snowflake.date(ofID: id) {
+            createdAt = date
+        } else {
+            return .failure(EntryError(message: "tweet \(id): missing created_at"))
+        }
+        let embedded = (object["user"] as? [String: Any]).flatMap(v1User)
+        let authorID = string(object["author_id"]) ?? embedded?.id ?? string(object["user_id_str"]) ?? ""
+        let language = (object["lang"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+        return .success((Tweet(id: id, authorID: authorID, text: HTMLEntities.decode(text), createdAt: createdAt,
+                               language: language), embedded))
+    }
+
+    static func v1User(_ object: [String: Any]) -> User? {
+        guard let id = string(object["id_str"]) ?? string(object["id"]), let username = object["screen_name"] as? String
+        else { return nil }
+        let avatar = (object["profile_image_url_https"] as? String) ?? (object["profile_image_url"] as? String)
+        return User(id: id, username: username, displayName: (object["name"] as? String) ?? username,
+                    description: (object["description"] as? String).flatMap { $0.isEmpty ? nil : $0 },
+                    avatarURL: avatar.flatMap(URL.init(string:)))
+    }
+
+    static func v2User(_ object: [String: Any]) -> User? {
+        guard let id = string(object["id"]), let username = object["username"] as? String else { return nil }
+        return User(id: id, username: username, displayName: (object["name"] as? String) ?? username,
+                    description: (object["description"] as? String).flatMap { $0.isEmpty ? nil : $0 },
+                    avatarURL: (object["profile_image_url"] as? String).flatMap(URL.init(string:)))
+    }
+
+    /// An id that may be a string or an integer (never a lossy floating-point number).
+    static func string(_ value: Any?) -> String? {
+        switch value {
+        case let text as String:
+            return text.isEmpty ? nil : text
+        case let number as Int:
+            return String(number)
+        case let number as UInt64:
+            return String(number)
+        case let number as NSNumber:
+            let text = number.stringValue
+            return text.allSatisfy(\.isNumber) ? text : nil
+        default:
+            return nil
+        }
+    }
+}

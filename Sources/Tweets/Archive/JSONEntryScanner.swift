@@ -1,0 +1,154 @@
+import Foundation
+
+/// Splits the top-level array of a JSON document into its elements without
+/// parsing them, so that one malformed element costs only itself.
+///
+/// Strings and escapes are respected when matching braces. When an element is
+/// unbalanced (a brace missing or extra), the scanner resynchronises at the next
+/// place that looks like the start of an element: a `{` followed by the same
+/// first key as the element that failed (`{ "tweet" :` in an X archive).
+struct JSONEntryScanner {
+    /// One element: its 1-based position and bytes, or why it could not be delimited.
+    enum Entry {
+        case element(position: Int, bytes: ArraySlice<UInt8>)
+        case broken(position: Int, reason: String)
+    }
+
+    let bytes: [UInt8]
+
+    /// The elements of the first top-level array found at or after `start`.
+    func entries(from start: Int = 0) -> [Entry] {
+        guard let open = bytes[start...].firstIndex(of: UInt8(ascii: "[")) else { return [] }
+        var entries: [Entry] = []
+        var index = open + 1
+        var position = 0
+        while true {
+            index = skipSeparators(from: index)
+            guard index < bytes.count, bytes[index] != UInt8(ascii: "]") else { break }
+            position += 1
+            let first = bytes[index]
+            guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
+                // A bare value where an object belongs: skip to the next separator.
+                let end = endOfScalar(from: index)
+                entries.append(.broken(position: position, reason: "not a JSON object"))
+                index = end
+                continue
+            }
+            if let end = matchingClose(from: index), isPlausibleEnd(after: end) {
+                // An element that holds the start of another was probably
+                // closed by a later entry's brace: keep it only if it parses.
+                if let restart = resynchronise(after: index), restart < end,
+                    (try? JSONSerialization.jsonObject(with: Data(bytes[index...end]))) == nil
+                {
+                    entries.append(.broken(position: position, reason: "invalid JSON"))
+                    index = restart
+                    continue
+                }
+                entries.append(.element(position: position, bytes: bytes[index...end]))
+                index = end + 1
+            } else {
+                let reason = matchingClose(from: index) == nil ? "unterminated entry" : "unbalanced entry"
+                entries.append(.broken(position: position, reason: reason))
+                guard let restart = resynchronise(after: index) else { break }
+                index = restart
+            }
+        }
+        return entries
+    }
+
+    // MARK: - Scanning
+
+    private func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    private func skipSeparators(from start: Int) -> Int {
+        var index = start
+        while index < bytes.count, isSpace(bytes[index]) || bytes[index] == UInt8(ascii: ",") { index += 1 }
+        return index
+    }
+
+    /// After an element, only a separator, the array's end, or the end of input may follow.
+    private func isPlausibleEnd(after end: Int) -> Bool {
+        var index = end + 1
+        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+        return index == bytes.count || bytes[index] == UInt8(ascii: ",") || bytes[index] == UInt8(ascii: "]")
+    }
+
+    /// The index of the brace or bracket closing the one at `start`, or `nil`
+    /// at end of input or when a closer does not match its opener.
+    private func matchingClose(from start: Int) -> Int? {
+        var expected: [UInt8] = []
+        var inString = false
+        var index = start
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") { index += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else {
+                switch byte {
+                case UInt8(ascii: "\""): inString = true
+                case UInt8(ascii: "{"): expected.append(UInt8(ascii: "}"))
+                case UInt8(ascii: "["): expected.append(UInt8(ascii: "]"))
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    guard expected.popLast() == byte else { return nil }
+                    if expected.isEmpty { return index }
+                default: break
+                }
+            }
+            index += 1
+        }
+        return nil
+    }
+
+    private func endOfScalar(from start: Int) -> Int {
+        var index = start
+        var inString = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") { index += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: "{") {
+                return index
+            }
+            index += 1
+        }
+        return index
+    }
+
+    /// The first key of the object at `start`, with its quotes (e.g. `"tweet"`).
+    private func firstKey(ofObjectAt start: Int) -> ArraySlice<UInt8>? {
+        var index = start + 1
+        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
+        var end = index + 1
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {
+            if bytes[end] == UInt8(ascii: "\\") { end += 1 }
+            end += 1
+        }
+        guard end < bytes.count else { return nil }
+        return bytes[index...end]
+    }
+
+    /// The next `{` after `start` that opens an object with the same first key
+    /// as the object at `start`, outside strings.
+    private func resynchronise(after start: Int) -> Int? {
+        guard bytes[start] == UInt8(ascii: "{"), let key = firstKey(ofObjectAt: start) else { return nil }
+        var index = start + 1
+        var inString = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if inString {
+                if byte == UInt8(ascii: "\\") { index += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
+            } else if byte == UInt8(ascii: "\"") {
+                inString = true
+            } else if byte == UInt8(ascii: "{"), let candidate = firstKey(ofObjectAt: index), candidate.elementsEqual(key) {
+                return index
+            }
+            index += 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// What a timeline cursor holds, encoded as base64url JSON so it is opaque to clients.
+struct TimelineCursor: Codable, Hashable {
+    /// The user's id.
+    var u: String
+    /// The last tweet shown: the next page starts below it.
+    var b: String?
+    /// The source's cursor for its next page.
+    var t: String?
+    /// Whether the source has no more pages.
+    var x: Bool
+
+    var encoded: String {
+        let data = (try? JSONEncoder().encode(self)) ?? Data()
+        return data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    init(u: String, b: String?, t: String?, x: Bool) {
+        self.u = u
+        self.b = b
+        self.t = t
+        self.x = x
+    }
+
+    init(encoded: String) throws {
+        var base64 = encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let cursor = try? JSONDecoder().decode(Self.self, from: data) else {
+            throw TweetServiceError.invalidCursor
+        }
+        self = cursor
+    }
+}

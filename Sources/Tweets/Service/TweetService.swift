@@ -1,0 +1,285 @@
+import Foundation
+import Logging
+import Sentiment
+
+/// Users' timelines with a mood for each tweet: offline-first, resilient.
+///
+/// The store is the source of truth. ``timeline(username:cursor:limit:)``
+/// fetches a page from the source, stores it, classifies in one batch only the
+/// shown or fetched tweets that the current model has not classified yet, and
+/// answers from the store. When the source fails it answers from the store,
+/// marked stale with the failure, instead of throwing — unless nothing is
+/// stored for the user. A tweet is classified once per model identity
+/// (``TweetClassifier/modelID``); a new model reclassifies lazily, as tweets are shown.
+///
+/// Retries and timeouts belong to the source (``XAPIClient`` with its
+/// ``RetryPolicy``). The service is `Sendable`; share one instance.
+///
+/// ```swift
+/// let service = TweetService(store: store, source: xClient, classifier: try SentimentModel.loadDefault(), logger: logger)
+/// let timeline = try await service.timeline(username: "XDevelopers")
+/// for tweet in timeline.tweets { print(tweet.theme?.emoji ?? "–", tweet.tweet.text) }
+/// ```
+public final class TweetService: Sendable {
+    /// Tunables with documented defaults.
+    public struct Options: Sendable, Hashable {
+        /// Tweets per timeline page: 20 (one screen; X allows 5–100 per request).
+        public var pageSize: Int
+        /// Search history entries kept: 50.
+        public var historyLimit: Int
+        /// Texts per classification batch during imports: 256.
+        public var importBatchSize: Int
+        /// The score → theme rule.
+        public var thresholds: ThemeThresholds
+
+        /// Creates options.
+        public init(pageSize: Int = 20, historyLimit: Int = 50, importBatchSize: Int = 256,
+                    thresholds: ThemeThresholds = .default) {
+            self.pageSize = pageSize
+            self.historyLimit = historyLimit
+            self.importBatchSize = importBatchSize
+            self.thresholds = thresholds
+        }
+    }
+
+    /// The database.
+    public let store: TweetStore
+    /// Where tweets come from; `nil` answers from the store alone (offline).
+    public let source: (any TweetSource)?
+    /// The model.
+    public let classifier: any TweetClassifier
+    /// The options.
+    public let options: Options
+    private let sleeper: any Sleeper
+    private let logger: Logger
+
+    /// Creates a service.
+    ///
+    /// - Parameters:
+    ///   - store: the database.
+    ///   - source: the X API client or an archive; `nil` for offline (store only, no network).
+    ///   - classifier: the sentiment model.
+    ///   - options: page size, history cap, thresholds.
+    ///   - sleeper: the clock for timestamps (inject a virtual one in tests).
+    ///   - logger: receives stale answers at `warning` and progress at `debug`.
+    public init(
+        store: TweetStore,
+        source: (any TweetSource)?,
+        classifier: any TweetClassifier,
+        options: Options = Options(),
+        sleeper: any Sleeper = SystemSleeper(),
+        logger: Logger
+    ) {
+        self.store = store
+        self.source = source
+        self.classifier = classifier
+        self.options = options
+        self.sleeper = sleeper
+        self.logger = logger
+    }
+
+    // MARK: - Timelines
+
+    /// One page of a user's tweets, newest first, each with its mood.
+    ///
+    /// A first page (no cursor) that is answered records the username in the
+    /// search history (unknown users are not recorded).
+    ///
+    /// - Parameters:
+    ///   - username: with or without `@`, any case.
+    ///   - cursor: `nil` for the newest tweets, else a previous page's ``Timeline/nextCursor``.
+    ///   - limit: the page size; default ``Options/pageSize``, at most 100.
+    /// - Returns: the page; ``Timeline/isStale`` when the source failed and the store answered.
+    /// - Throws: ``TweetServiceError/unknownUser(_:)`` when the source does not
+    ///   know the user; ``TweetServiceError/nothingStored(username:failure:)`` when
+    ///   the source failed (or is absent) and nothing is stored;
+    ///   ``TweetServiceError/invalidUsername(_:)``, ``TweetServiceError/invalidCursor``;
+    ///   a database error.
+    public func timeline(username: String, cursor: String? = nil, limit: Int? = nil) async throws -> Timeline {
+        let key = User.key(for: username)
+        guard User.isValidUsername(key) else { throw TweetServiceError.invalidUsername(username) }
+        let limit = min(100, max(1, limit ?? options.pageSize))
+        let state = try cursor.map(TimelineCursor.init(encoded:))
+        let now = sleeper.now()
+
+        // 1. Fetch and store.
+        var user: User?
+        var failure: TweetSourceFailure?
+        var fetchedIDs: [String] = []
+        var sourceToken = state?.t
+        var sourceExhausted = source == nil || (state?.x ?? false)
+        if let source, !sourceExhausted {
+            do {
+                let found: User
+                if let id = state?.u, let stored = try await store.user(id: id) {
+                    found = stored
+                } else {
+                    found = try await source.user(username: key)
+                }
+                user = found
+                let page = try await source.tweets(of: found, maxResults: limit, cursor: state?.t)
+                let tweets = page.items.map { tweet in
+                    var tweet = tweet
+                    tweet.authorID = found.id
+                    return tweet
+                }
+                try await store.save(users: [found], tweets: tweets, at: now)
+                fetchedIDs = tweets.map(\.id)
+                sourceToken = page.nextCursor
+                sourceExhausted = page.nextCursor == nil
+            } catch TweetSourceFailure.unknownUser {
+                throw TweetServiceError.unknownUser(key)
+            } catch let sourceFailure as TweetSourceFailure {
+                failure = sourceFailure
+                logger.warning("source failed, answering from the store", metadata: [
+                    "username": "\(key)", "failure": "\(sourceFailure.kind)", "reason": "\(sourceFailure.message)",
+                ])
+            }
+        }
+
+        // 2. Answer from the store.
+        if user == nil, let id = state?.u { user = try await store.user(id: id) }
+        if user == nil { user = try await store.user(username: key) }
+        guard let user else { throw TweetServiceError.nothingStored(username: key, failure: failure) }
+        let rows = try await store.timeline(authorID: user.id, modelID: classifier.modelID, before: state?.b, limit: limit)
+
+        // 3. Classify what this model has not seen, in one batch.
+        let shownIDs = Set(rows.map(\.tweet.id))
+        let pendingFetched = try await store.unclassifiedTweets(
+            modelID: classifier.modelID, ids: fetchedIDs.filter { !shownIDs.contains($0) })
+        let pending = rows.filter { $0.prediction == nil }.map(\.tweet) + pendingFetched
+        let predictions = try await classify(pending, at: now)
+
+        let tweets = rows.map { row in
+            ClassifiedTweet(tweet: row.tweet, prediction: row.prediction ?? predictions[row.tweet.id]!,
+                            modelID: classifier.modelID, thresholds: options.thresholds)
+        }
+
+        if state == nil {
+            try await store.recordSearch(username: username, at: now, limit: options.historyLimit)
+        }
+
+        // 4. Where the next page starts.
+        let more = rows.count == limit || (failure == nil && !sourceExhausted)
+        let next = more
+            ? TimelineCursor(u: user.id, b: rows.last?.tweet.id ?? state?.b, t: sourceToken, x: sourceExhausted).encoded
+            : nil
+        return Timeline(user: user, tweets: tweets, nextCursor: next, failure: failure)
+    }
+
+    /// Classifies tweets in one batch and stores the results.
+    private func classify(_ tweets: [Tweet], at date: Date) async throws -> [String: Prediction] {
+        guard !tweets.isEmpty else { return [:] }
+        let predictions = classifier.classify(tweets.map(\.text))
+        precondition(predictions.count == tweets.count, "the classifier must return one prediction per text")
+        let pairs = zip(tweets, predictions).map { (tweetID: $0.id, prediction: $1) }
+        try await store.saveClassifications(pairs, modelID: classifier.modelID, at: date)
+        logger.debug("classified tweets", metadata: ["count": "\(tweets.count)", "model": "\(classifier.modelID)"])
+        return Dictionary(pairs.map { ($0.tweetID, $0.prediction) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    // MARK: - Users and history
+
+    /// Stored users whose username or display name starts with `prefix`, for
+    /// search as you type. Touches no network.
+    public func searchUsers(prefix: String, limit: Int = 10) async throws -> [User] {
+        try await store.users(prefix: prefix, limit: limit)
+    }
+
+    /// The searched usernames, most recent first, without duplicates (at most ``Options/historyLimit``).
+    public func searchHistory() async throws -> [SearchHistoryEntry] {
+        try await store.searchHistory(limit: options.historyLimit)
+    }
+
+    /// Forgets every searched username.
+    public func clearSearchHistory() async throws {
+        try await store.clearSearchHistory()
+    }
+
+    // MARK: - Imports
+
+    /// How far an import has come.
+    public struct ImportProgress: Sendable, Hashable {
+        /// `storing` then `classifying`.
+        public var phase: Phase
+        /// Items done in this phase.
+        public var completed: Int
+        /// Items in this phase.
+        public var total: Int
+
+        /// The phases of an import.
+        public enum Phase: String, Sendable, Hashable {
+            /// Writing users and tweets.
+            case storing
+            /// Classifying the tweets the model has not seen.
+            case classifying
+        }
+    }
+
+    /// What an import did.
+    public struct ImportSummary: Sendable, Hashable {
+        /// The users written (the owner and any the input named).
+        public var users: [User]
+        /// Valid tweets read.
+        public var tweetsRead: Int
+        /// Of those, how many were not stored before.
+        public var tweetsAdded: Int
+        /// Tweets classified (the new ones, and older ones this model had not seen).
+        public var tweetsClassified: Int
+        /// Entries skipped: malformed, or with no known author.
+        public var issues: [ArchiveIssue]
+    }
+
+    /// Stores an archive's users and tweets and classifies them.
+    ///
+    /// - Parameters:
+    ///   - contents: what ``ArchiveParser`` read.
+    ///   - owner: the username to give tweets whose author the input does not
+    ///     name; its stored account is reused if there is one.
+    ///   - progress: called after each stored chunk and classified batch.
+    /// - Throws: ``TweetServiceError/ownerRequired`` when tweets have no known
+    ///   author and no owner is given; ``TweetServiceError/invalidUsername(_:)``; database errors.
+    public func importArchive(
+        _ contents: ArchiveContents,
+        owner: String? = nil,
+        progress: (@Sendable (ImportProgress) -> Void)? = nil
+    ) async throws -> ImportSummary {
+        var contents = contents
+        var issues = contents.issues
+        if let owner {
+            guard User.isValidUsername(owner) else { throw TweetServiceError.invalidUsername(owner) }
+            let user = try await store.user(username: owner) ?? contents.owner(username: owner)
+                ?? User(id: "local:" + User.key(for: owner), username: User.key(for: owner), displayName: owner)
+            contents = contents.assigning(owner: user)
+        }
+        var knownAuthors = Set(contents.users.map(\.id))
+        for id in Set(contents.tweets.map(\.authorID)).subtracting(knownAuthors) where !id.isEmpty {
+            if try await store.user(id: id) != nil { knownAuthors.insert(id) }
+        }
+        let orphans = contents.tweets.filter { !knownAuthors.contains($0.authorID) }
+        if !orphans.isEmpty, orphans.count == contents.tweets.count { throw TweetServiceError.ownerRequired }
+        issues += orphans.map { ArchiveIssue(file: "input", position: "tweet \($0.id)", reason: "no known author") }
+        let tweets = contents.tweets.filter { knownAuthors.contains($0.authorID) }
+
+        let now = sleeper.now()
+        let chunk = 1000
+        var added = 0
+        try await store.save(users: contents.users, tweets: [], at: now)
+        for start in stride(from: 0, to: tweets.count, by: chunk) {
+            let slice = Array(tweets[start..<min(tweets.count, start + chunk)])
+            added += try await store.save(users: [], tweets: slice, at: now).count
+            progress?(ImportProgress(phase: .storing, completed: start + slice.count, total: tweets.count))
+        }
+
+        let pending = try await store.unclassifiedTweets(modelID: classifier.modelID, ids: tweets.map(\.id))
+        let batch = max(1, options.importBatchSize)
+        for start in stride(from: 0, to: pending.count, by: batch) {
+            try Task.checkCancellation()
+            let slice = Array(pending[start..<min(pending.count, start + batch)])
+            _ = try await classify(slice, at: now)
+            progress?(ImportProgress(phase: .classifying, completed: start + slice.count, total: pending.count))
+        }
+        return ImportSummary(users: contents.users, tweetsRead: contents.tweets.count, tweetsAdded: added,
+                             tweetsClassified: pending.count, issues: issues)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// A ``TweetSource`` over an account archive or dump read into memory.
+///
+/// It never fails once loaded; an unknown username throws
+/// ``TweetSourceFailure/unknownUser(_:)``. Pages are slices of the archive's
+/// tweets, newest first; cursors are offsets.
+///
+/// ```swift
+/// let source = try ArchiveSource(contentsOf: URL(fileURLWithPath: "Examples/archive/sunnydays"))
+/// ```
+public struct ArchiveSource: TweetSource {
+    /// The archive's users and tweets.
+    public let contents: ArchiveContents
+    /// The username the archive belongs to when it does not say (a bare
+    /// `tweets.js` or JSON Lines file): it gets every tweet without a known author.
+    public let owner: String?
+
+    /// A source over contents already read.
+    public init(contents: ArchiveContents, owner: String? = nil) {
+        self.contents = contents
+        self.owner = owner
+    }
+
+    /// Reads an archive folder or file (see ``ArchiveParser``).
+    ///
+    /// - Throws: ``ArchiveError`` when it cannot be read at all.
+    public init(contentsOf url: URL, owner: String? = nil) throws {
+        self.init(contents: try ArchiveParser.load(from: url), owner: owner)
+    }
+
+    /// The archive's user of that name, or the ``owner`` when the name is the owner's.
+    public func user(username: String) async throws -> User {
+        if let user = contents.user(username: username) { return user }
+        if let owner, User.key(for: owner) == User.key(for: username), let user = contents.owner(username: owner) {
+            return user
+        }
+        throw TweetSourceFailure.unknownUser(User.key(for: username))
+    }
+
+    /// The user's tweets from offset `cursor` (default 0), `maxResults` (at least 1) at a time.
+    public func tweets(of user: User, maxResults: Int, cursor: String?) async throws -> Page<Tweet> {
+        let assigned = contents.users.contains(where: { $0.id == user.id }) ? contents : contents.assigning(owner: user)
+        let tweets = assigned.tweets.filter { $0.authorID == user.id }
+        guard let start = cursor.map({ Int($0) }) ?? 0, start >= 0 else {
+            throw TweetSourceFailure.malformedResponse("invalid archive cursor")
+        }
+        let end = min(tweets.count, start + max(1, maxResults))
+        let items = start < end ? Array(tweets[start..<end]) : []
+        return Page(items: items, nextCursor: end < tweets.count ? String(end) : nil)
+    }
+}

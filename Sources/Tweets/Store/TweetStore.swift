@@ -1,0 +1,302 @@
+import Foundation
+import GRDB
+import Logging
+import Sentiment
+
+/// The SQLite database of users, tweets, classifications and search history.
+///
+/// One file, opened as a GRDB `DatabasePool` in WAL mode (readers never wait
+/// for the writer), migrated to the current schema on open (``migrationNames``).
+/// Every write runs in one transaction. The type is `Sendable`: share one
+/// instance; several processes may also open the same file.
+///
+/// ```swift
+/// let store = try TweetStore(path: DatabaseLocation.resolve(), logger: logger)
+/// try await store.save(user: user, tweets: tweets)
+/// let page = try await store.timeline(authorID: user.id, modelID: model.modelID, limit: 20)
+/// ```
+public final class TweetStore: Sendable {
+    /// The database file.
+    public let path: String
+    private let pool: DatabasePool
+
+    /// The migrations' names, in order.
+    public static var migrationNames: [String] { Migrations.migrator.migrations }
+
+    /// Opens (creating if needed) the database at `path` and migrates it.
+    ///
+    /// - Parameters:
+    ///   - path: the file; missing parent folders are created.
+    ///   - logger: receives a `debug` line per applied migration.
+    /// - Throws: a file-system error, or GRDB's `DatabaseError` when the file is
+    ///   not a database or a migration fails.
+    public init(path: String, logger: Logger = Logger(label: "swift-sentiment.tweets")) throws {
+        self.path = path
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.label = "tweets"
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            // Safe in WAL mode: a crash loses at most the last transactions, never integrity.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        pool = try DatabasePool(path: path, configuration: configuration)
+        let migrator = Migrations.migrator
+        let applied = try pool.read { db in try migrator.appliedMigrations(db) }
+        try migrator.migrate(pool)
+        for name in migrator.migrations where !applied.contains(name) {
+            logger.debug("applied migration", metadata: ["migration": "\(name)", "db": "\(path)"])
+        }
+    }
+
+    /// The names of the migrations applied to the file.
+    public func appliedMigrations() async throws -> [String] {
+        try await pool.read { db in try Migrations.migrator.appliedMigrations(db) }
+    }
+
+    /// The SQLite journal mode (`"wal"`).
+    public func journalMode() async throws -> String {
+        try await pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
+    }
+
+    // MARK: - Users and tweets
+
+    /// Inserts or updates a user (a known description or avatar is kept when the new one is `nil`).
+    public func save(user: User, at date: Date = Date()) async throws {
+        try await save(users: [user], tweets: [], at: date)
+    }
+
+    /// Saves users and tweets in one transaction.
+    ///
+    /// Users are inserted or updated; tweets already stored are left as they
+    /// are (tweets do not change, and their classifications stay valid).
+    ///
+    /// - Returns: the ids of the tweets that were new, in the given order.
+    /// - Throws: `DatabaseError` (a tweet whose author is neither given nor stored violates a foreign key).
+    @discardableResult
+    public func save(users: [User], tweets: [Tweet], at date: Date = Date()) async throws -> [String] {
+        try await pool.write { db in
+            for user in users {
+                try db.execute(
+                    sql: """
+                        INSERT INTO user (id, username, username_key, display_name, description, avatar_url, updated_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        ON CONFLICT(id) DO UPDATE SET
+                            username = excluded.username,
+                            username_key = excluded.username_key,
+                            display_name = excluded.display_name,
+                            description = COALESCE(excluded.description, user.description),
+                            avatar_url = COALESCE(excluded.avatar_url, user.avatar_url),
+                            updated_at = excluded.updated_at
+                        """,
+                    arguments: [user.id, user.username, user.usernameKey, user.displayName, user.description,
+                                user.avatarURL?.absoluteString, date])
+            }
+            var inserted: [String] = []
+            for tweet in tweets {
+                try TweetRecord(tweet, storedAt: date).insert(db, onConflict: .ignore)
+                if db.changesCount > 0 { inserted.append(tweet.id) }
+            }
+            return inserted
+        }
+    }
+
+    /// The stored user with this username (case-insensitive; the most recently
+    /// updated one if the name moved between accounts).
+    public func user(username: String) async throws -> User? {
+        let key = User.key(for: username)
+        return try await pool.read { db in
+            try UserRecord.filter(Column("username_key") == key).order(Column("updated_at").desc).fetchOne(db)?.user
+        }
+    }
+
+    /// The stored user with this id.
+    public func user(id: String) async throws -> User? {
+        try await pool.read { db in try UserRecord.fetchOne(db, key: id)?.user }
+    }
+
+    /// Stored users whose username, or display name, starts with `prefix`
+    /// (case-insensitive, `@` ignored), usernames first, alphabetically.
+    ///
+    /// - Complexity: a scan of the `user` table; fine for the thousands of
+    ///   users a person looks up.
+    public func users(prefix: String, limit: Int = 10) async throws -> [User] {
+        let key = User.key(for: prefix)
+        guard !key.isEmpty, limit > 0 else { return [] }
+        let pattern = Self.likeEscaped(key) + "%"
+        return try await pool.read { db in
+            try UserRecord.fetchAll(
+                db,
+                sql: """
+                    SELECT * FROM user
+                    WHERE username_key LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\'
+                    ORDER BY (username_key LIKE ? ESCAPE '\\') DESC, username_key, updated_at DESC
+                    LIMIT ?
+                    """,
+                arguments: [pattern, pattern, pattern, limit]
+            ).map(\.user)
+        }
+    }
+
+    /// How many tweets are stored, for one author or in all.
+    public func tweetCount(authorID: String? = nil) async throws -> Int {
+        try await pool.read { db in
+            if let authorID {
+                return try TweetRecord.filter(Column("author_id") == authorID).fetchCount(db)
+            }
+            return try TweetRecord.fetchCount(db)
+        }
+    }
+
+    // MARK: - Timelines and classifications
+
+    /// One page of an author's stored tweets, newest first, each with its
+    /// classification by `modelID` when there is one.
+    ///
+    /// - Parameters:
+    ///   - before: a tweet id; only tweets older than it (by time, then id) are
+    ///     returned. `nil` starts at the newest.
+    ///   - limit: the page size.
+    public func timeline(authorID: String, modelID: String, before: String? = nil, limit: Int) async throws -> [StoredTweet] {
+        try await pool.read { db in
+            var sql = """
+                SELECT tweet.*, classification.*
+                FROM tweet
+                LEFT JOIN classification ON classification.tweet_id = tweet.id AND classification.model_id = ?
+                WHERE tweet.author_id = ?
+                """
+            var arguments: StatementArguments = [modelID, authorID]
+            if let before {
+                sql += " AND (tweet.created_at, tweet.id) < (SELECT created_at, id FROM tweet WHERE id = ?)"
+                arguments += [before]
+            }
+            sql += " ORDER BY tweet.created_at DESC, tweet.id DESC LIMIT ?"
+            arguments += [limit]
+            let adapter = ScopeAdapter([
+                "tweet": RangeRowAdapter(0..<6),
+                "classification": SuffixRowAdapter(fromIndex: 6),
+            ])
+            return try Row.fetchAll(db, sql: sql, arguments: arguments, adapter: adapter).map { row in
+                let tweet = try TweetRecord(row: row.scopes["tweet"]!).tweet
+                var prediction: Prediction?
+                if let scope = row.scopes["classification"], (scope["tweet_id"] as String?) != nil {
+                    prediction = try ClassificationRecord(row: scope).prediction
+                }
+                return StoredTweet(tweet: tweet, prediction: prediction)
+            }
+        }
+    }
+
+    /// Stored tweets without a classification by `modelID`, oldest first.
+    ///
+    /// - Parameters:
+    ///   - ids: restrict to these tweets; `nil` for all.
+    ///   - limit: at most this many.
+    public func unclassifiedTweets(modelID: String, ids: [String]? = nil, limit: Int = .max) async throws -> [Tweet] {
+        try await pool.read { db in
+            let sql = """
+                SELECT tweet.* FROM tweet
+                WHERE NOT EXISTS (SELECT 1 FROM classification c WHERE c.tweet_id = tweet.id AND c.model_id = ?)
+                """
+            let order = " ORDER BY tweet.created_at, tweet.id LIMIT ?"
+            guard let ids else {
+                return try TweetRecord.fetchAll(db, sql: sql + order, arguments: [modelID, limit]).map(\.tweet)
+            }
+            // In chunks, below SQLite's limit on statement parameters.
+            var tweets: [Tweet] = []
+            for start in stride(from: 0, to: ids.count, by: 500) {
+                let chunk = Array(ids[start..<min(ids.count, start + 500)])
+                var arguments: StatementArguments = [modelID]
+                arguments += StatementArguments(chunk)
+                arguments += [limit]
+                tweets += try TweetRecord.fetchAll(
+                    db, sql: sql + " AND tweet.id IN (\(databaseQuestionMarks(count: chunk.count)))" + order,
+                    arguments: arguments
+                ).map(\.tweet)
+            }
+            return Array(tweets.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.prefix(limit))
+        }
+    }
+
+    /// Stores predictions by `modelID`, in one transaction (replacing any for the same tweet and model).
+    public func saveClassifications(_ predictions: [(tweetID: String, prediction: Prediction)], modelID: String,
+                                    at date: Date = Date()) async throws {
+        guard !predictions.isEmpty else { return }
+        try await pool.write { db in
+            for (tweetID, prediction) in predictions {
+                try ClassificationRecord(tweetID: tweetID, modelID: modelID, prediction: prediction, classifiedAt: date)
+                    .insert(db, onConflict: .replace)
+            }
+        }
+    }
+
+    /// How many classifications are stored, for one model or in all.
+    public func classificationCount(modelID: String? = nil) async throws -> Int {
+        try await pool.read { db in
+            if let modelID {
+                return try ClassificationRecord.filter(Column("model_id") == modelID).fetchCount(db)
+            }
+            return try ClassificationRecord.fetchCount(db)
+        }
+    }
+
+    // MARK: - Search history
+
+    /// Records a search: the username moves to the top (no duplicates, compared
+    /// case-insensitively), and entries beyond `limit` are dropped.
+    public func recordSearch(username: String, at date: Date = Date(), limit: Int) async throws {
+        var name = Substring(username.trimmingCharacters(in: .whitespacesAndNewlines))
+        if name.hasPrefix("@") { name = name.dropFirst() }
+        let record = SearchHistoryRecord(usernameKey: User.key(for: username), username: String(name), searchedAt: date)
+        try await pool.write { db in
+            try record.insert(db, onConflict: .replace)
+            try db.execute(
+                sql: """
+                    DELETE FROM search_history WHERE username_key NOT IN
+                    (SELECT username_key FROM search_history ORDER BY searched_at DESC, rowid DESC LIMIT ?)
+                    """,
+                arguments: [max(0, limit)])
+        }
+    }
+
+    /// The searched usernames, most recent first.
+    public func searchHistory(limit: Int = .max) async throws -> [SearchHistoryEntry] {
+        try await pool.read { db in
+            try SearchHistoryRecord
+                .fetchAll(db, sql: "SELECT * FROM search_history ORDER BY searched_at DESC, rowid DESC LIMIT ?",
+                          arguments: [limit])
+                .map { SearchHistoryEntry(username: $0.username, searchedAt: $0.searchedAt) }
+        }
+    }
+
+    /// Deletes the whole search history.
+    public func clearSearchHistory() async throws {
+        try await pool.write { db in _ = try SearchHistoryRecord.deleteAll(db) }
+    }
+
+    // MARK: - Helpers
+
+    static func likeEscaped(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
+    }
+}
+
+/// A stored tweet and, when there is one, its stored prediction by the model asked for.
+public struct StoredTweet: Sendable, Hashable {
+    /// The tweet.
+    public var tweet: Tweet
+    /// The prediction, or `nil` when this model has not classified the tweet yet.
+    public var prediction: Prediction?
+
+    /// Creates a stored tweet.
+    public init(tweet: Tweet, prediction: Prediction?) {
+        self.tweet = tweet
+        self.prediction = prediction
+    }
+}

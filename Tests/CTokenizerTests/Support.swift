@@ -1,0 +1,106 @@
+import CTokenizer
+
+/// One token as the tests see it: the C token plus its normalized text.
+struct Token: Equatable, CustomStringConvertible {
+    var kind: Int32
+    var text: String
+    var flags: UInt16
+    var raw: ctk_token
+
+    /// The case-file spelling: `kind:text[flag,…]`.
+    var description: String {
+        let names = Token.flagNames.filter { flags & $0.bit != 0 }.map(\.name)
+        let kindName = String(cString: ctk_kind_name(kind))
+        return names.isEmpty ? "\(kindName):\(text)" : "\(kindName):\(text)[\(names.joined(separator: ","))]"
+    }
+
+    static let flagNames: [(name: String, bit: UInt16)] = [
+        ("neg", UInt16(CTK_FLAG_NEGATED)),
+        ("elong", UInt16(CTK_FLAG_ELONGATED)),
+        ("caps", UInt16(CTK_FLAG_ALLCAPS)),
+        ("negator", UInt16(CTK_FLAG_NEGATOR)),
+        ("emph", UInt16(CTK_FLAG_EMPHASIS)),
+        ("invalid", UInt16(CTK_FLAG_INVALID)),
+    ]
+
+    static func == (a: Token, b: Token) -> Bool {
+        a.kind == b.kind && a.text == b.text && a.flags == b.flags
+    }
+}
+
+/// The result of one complete `ctk_tokenize` run.
+struct Tokenization {
+    var code: Int32
+    var tokens: [ctk_token]
+    var text: [UInt8]
+    var stats: ctk_stats
+    /// How many calls it took (1, or 2 after CTK_ERROR_NOSPACE).
+    var calls: Int
+
+    var list: [Token] {
+        tokens.map { t in
+            let start = Int(t.text_offset)
+            let bytes = text[start..<start + Int(t.text_length)]
+            return Token(kind: Int32(t.kind), text: String(decoding: bytes, as: UTF8.self), flags: t.flags, raw: t)
+        }
+    }
+}
+
+enum Options {
+    static let `default` = UInt32(CTK_OPT_DEFAULT)
+    static let negation = UInt32(CTK_OPT_NEGATION)
+    static let elongation = UInt32(CTK_OPT_ELONGATION)
+    static let entities = UInt32(CTK_OPT_ENTITIES)
+    static let dropPunct = UInt32(CTK_OPT_DROP_PUNCT)
+}
+
+/// Tokenizes with the documented first-guess buffer sizes, growing them once
+/// when the tokenizer reports CTK_ERROR_NOSPACE.
+func tokenize(_ bytes: [UInt8], options: UInt32 = Options.default, seed: UInt64 = 0) -> Tokenization {
+    var tokenCapacity = bytes.count + 1
+    var textCapacity = 2 * bytes.count + 16
+    var calls = 0
+    while true {
+        calls += 1
+        var tokens = [ctk_token](repeating: ctk_token(), count: tokenCapacity)
+        var text = [UInt8](repeating: 0, count: textCapacity)
+        var stats = ctk_stats()
+        let code = bytes.withUnsafeBytes { input in
+            tokens.withUnsafeMutableBufferPointer { tokenBuffer in
+                text.withUnsafeMutableBytes { textBuffer in
+                    ctk_tokenize(input.baseAddress, input.count, options, seed,
+                                 tokenBuffer.baseAddress, tokenBuffer.count,
+                                 textBuffer.baseAddress?.assumingMemoryBound(to: CChar.self), textBuffer.count,
+                                 &stats)
+                }
+            }
+        }
+        if code == CTK_ERROR_NOSPACE && calls == 1 {
+            tokenCapacity = max(tokenCapacity, stats.token_count)
+            textCapacity = max(textCapacity, stats.text_length)
+            continue
+        }
+        if code == CTK_OK {
+            tokens.removeSubrange(stats.token_count...)
+            text.removeSubrange(stats.text_length...)
+        }
+        return Tokenization(code: code, tokens: tokens, text: text, stats: stats, calls: calls)
+    }
+}
+
+func tokenize(_ string: String, options: UInt32 = Options.default, seed: UInt64 = 0) -> Tokenization {
+    tokenize(Array(string.utf8), options: options, seed: seed)
+}
+
+/// A small deterministic generator (SplitMix64) so fuzzing is reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,319 @@
+import CTokenizer
+import Dispatch
+import Testing
+
+@Suite("CTokenizer")
+struct TokenizerTests {
+    // MARK: - Invalid input
+
+    @Test("Invalid UTF-8 becomes U+FFFD and is counted")
+    func invalidUTF8() throws {
+        // (bytes, how many U+FFFD the input holds by maximal subparts)
+        let cases: [(bytes: [UInt8], invalid: Int, what: String)] = [
+            ([0xE2, 0x82], 1, "truncated 3-byte sequence"),
+            ([0xF0, 0x9F, 0x98], 1, "truncated 4-byte sequence at the end"),
+            ([0xC0, 0xAF], 2, "overlong '/' (C0 is never valid)"),
+            ([0xE0, 0x80, 0xAF], 3, "overlong 3-byte '/'"),
+            ([0xED, 0xA0, 0x80], 3, "UTF-16 surrogate D800"),
+            ([0x80], 1, "lone continuation byte"),
+            ([0xBF, 0x80], 2, "two continuation bytes"),
+            ([0xFF], 1, "0xFF"),
+            ([0xFE, 0xFF], 2, "byte-order mark of UTF-16"),
+            ([0xF4, 0x90, 0x80, 0x80], 4, "above U+10FFFF"),
+            ([0xF5, 0x80], 2, "F5 lead byte"),
+        ]
+        for c in cases {
+            let result = tokenize(c.bytes)
+            try #require(result.code == CTK_OK, "\(c.what)")
+            #expect(result.stats.invalid_sequences == c.invalid, "\(c.what)")
+            let list = result.list
+            #expect(list.count == c.invalid, "\(c.what): \(list)")
+            for token in list {
+                #expect(token.kind == Int32(CTK_SYMBOL.rawValue), "\(c.what)")
+                #expect(token.text == "\u{FFFD}", "\(c.what)")
+                #expect(token.flags & UInt16(CTK_FLAG_INVALID) != 0, "\(c.what)")
+            }
+        }
+    }
+
+    @Test("An invalid byte inside a word stays in the word and flags it")
+    func invalidInsideWord() throws {
+        // "café" in Latin-1, then valid text.
+        let result = tokenize(Array("caf".utf8) + [0xE9] + Array(" au lait".utf8))
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == ["word:caf\u{FFFD}[invalid]", "word:au", "word:lait"])
+        #expect(result.stats.invalid_sequences == 1)
+    }
+
+    @Test("Invalid arguments are rejected")
+    func invalidArguments() {
+        var stats = ctk_stats()
+        var token = ctk_token()
+        var text: [CChar] = [0]
+        let byte: [UInt8] = [0x61]
+        #expect(ctk_tokenize(nil, 1, Options.default, 0, &token, 1, &text, 1, &stats) == CTK_ERROR_INVALID)
+        #expect(ctk_tokenize(byte, 1, Options.default, 0, &token, 1, &text, 1, nil) == CTK_ERROR_INVALID)
+        #expect(ctk_tokenize(byte, 1, Options.default, 0, nil, 1, &text, 1, &stats) == CTK_ERROR_INVALID)
+        #expect(ctk_tokenize(byte, 1, Options.default, 0, &token, 1, nil, 1, &stats) == CTK_ERROR_INVALID)
+        // Checked before anything is read: the pointer is only one byte long.
+        #expect(ctk_tokenize(byte, 1 << 32, Options.default, 0, &token, 1, &text, 1, &stats) == CTK_ERROR_TOOLARGE)
+    }
+
+    @Test("Error messages and kind names are never NULL")
+    func names() {
+        for code in [CTK_OK, CTK_ERROR_NOSPACE, CTK_ERROR_TOOLARGE, CTK_ERROR_INVALID, CTK_ERROR_ICU, -99] {
+            #expect(!String(cString: ctk_errmsg(Int32(code))).isEmpty)
+        }
+        let names = (0...10).map { String(cString: ctk_kind_name(Int32($0))) }
+        #expect(names == ["unknown", "word", "number", "url", "user", "hashtag", "emoji", "emoticon", "punct",
+                          "symbol", "unknown"])
+    }
+
+    // MARK: - Sizes
+
+    @Test("An empty input gives no tokens")
+    func emptyInput() {
+        var stats = ctk_stats()
+        #expect(ctk_tokenize(nil, 0, Options.default, 0, nil, 0, nil, 0, &stats) == CTK_OK)
+        #expect(stats.token_count == 0 && stats.text_length == 0)
+
+        let result = tokenize("")
+        #expect(result.code == CTK_OK && result.tokens.isEmpty && result.text.isEmpty)
+        #expect(tokenize(" \t\n ").list.isEmpty)
+    }
+
+    @Test("A megabyte of mixed text tokenizes whole")
+    func megabyte() throws {
+        let unit = "@bob I'm sooo happy 😍👍🏽 but NOT today :( http://t.co/x #Straße ＨＥＬＬＯ… 3.14!!! "
+        let one = tokenize(unit)
+        try #require(one.code == CTK_OK)
+        let repeats = (1 << 20) / unit.utf8.count + 1
+        let big = String(repeating: unit, count: repeats)
+        #expect(big.utf8.count >= 1 << 20)
+
+        let result = tokenize(big)
+        try #require(result.code == CTK_OK)
+        #expect(result.calls == 1)
+        #expect(result.tokens.count == one.tokens.count * repeats)
+        #expect(result.stats.latin_letters == one.stats.latin_letters * repeats)
+        let first = one.list.map(\.description)
+        let all = result.list.map(\.description)
+        #expect(Array(all.prefix(first.count)) == first)
+        #expect(Array(all.suffix(first.count)) == first)
+    }
+
+    @Test("A megabyte-long non-ASCII word is normalized in chunks exactly")
+    func longNonASCIIWord() throws {
+        // Decomposed "é" (e + U+0301) 200 000 times: every chunk boundary must
+        // fall between two characters, never between a letter and its accent.
+        let count = 200_000
+        let input = String(repeating: "e\u{301}", count: count)
+        let result = tokenize(input, options: Options.negation)  // no elongation: keep the run
+        try #require(result.code == CTK_OK)
+        let list = result.list
+        try #require(list.count == 1)
+        #expect(list[0].text == String(repeating: "\u{E9}", count: count))
+        #expect(list[0].text.unicodeScalars.count == count)
+        #expect(result.stats.latin_letters == count)
+
+        // Full-width capitals fold to ASCII across chunks; the run is ALLCAPS.
+        let wide = String(repeating: "ＡＢＣ", count: 100_000)
+        let folded = tokenize(wide)
+        try #require(folded.code == CTK_OK)
+        #expect(folded.list.first?.text == String(repeating: "abc", count: 100_000))
+        #expect(folded.list.first?.flags == UInt16(CTK_FLAG_ALLCAPS))
+    }
+
+    @Test("NOSPACE reports the sizes needed, and growing to them succeeds")
+    func noSpace() throws {
+        let input = Array("I don't like it!!! 😍 http://x.co \u{FDFA} ＨＥＬＬＯ".utf8)
+        let reference = tokenize(input)
+        try #require(reference.code == CTK_OK)
+
+        // A size query: no buffers at all.
+        var stats = ctk_stats()
+        #expect(ctk_tokenize(input, input.count, Options.default, 0, nil, 0, nil, 0, &stats) == CTK_ERROR_NOSPACE)
+        #expect(stats.token_count == reference.tokens.count)
+        #expect(stats.text_length == reference.text.count)
+
+        // Each buffer one short in turn.
+        for (tokenCap, textCap) in [(stats.token_count - 1, stats.text_length), (stats.token_count, stats.text_length - 1)] {
+            var tokens = [ctk_token](repeating: ctk_token(), count: tokenCap)
+            var text = [CChar](repeating: 0, count: textCap)
+            var s = ctk_stats()
+            let code = ctk_tokenize(input, input.count, Options.default, 0, &tokens, tokenCap, &text, textCap, &s)
+            #expect(code == CTK_ERROR_NOSPACE)
+            #expect(s.token_count == stats.token_count && s.text_length == stats.text_length)
+        }
+
+        // Exactly the sizes reported.
+        var tokens = [ctk_token](repeating: ctk_token(), count: stats.token_count)
+        var text = [CChar](repeating: 0, count: stats.text_length)
+        var s = ctk_stats()
+        #expect(ctk_tokenize(input, input.count, Options.default, 0, &tokens, tokens.count, &text, text.count, &s) == CTK_OK)
+        #expect(s.token_count == stats.token_count && s.text_length == stats.text_length)
+        #expect(tokens.map(\.hash) == reference.tokens.map(\.hash))
+        #expect(text.map { UInt8(bitPattern: $0) } == reference.text)
+    }
+
+    @Test("Text that expands past the first guess is grown and retried")
+    func expansionPastFirstGuess() throws {
+        // Each invalid byte becomes three bytes of U+FFFD: more than 2 × count + 16.
+        let input = [UInt8](repeating: 0xFF, count: 100)
+        let result = tokenize(input)
+        try #require(result.code == CTK_OK)
+        #expect(result.calls == 2)
+        #expect(result.text.count == 300)
+        #expect(result.stats.invalid_sequences == 100)
+    }
+
+    // MARK: - Hash
+
+    @Test("ctk_hash64 is pinned: model files depend on its values")
+    func hashIsStable() {
+        let pinned: [(String, UInt64, UInt64)] = [
+            ("", 0xBC62_3FE8_E03B_DB2F, 0xA275_4BBB_1B5D_A7CD),
+            ("a", 0x84EC_79D9_BB83_A10A, 0x72E1_2E9B_E398_E964),
+            ("not", 0xC0EA_CB9A_7C0F_1883, 0xA455_E1FF_8F3C_BF6A),
+            ("hello", 0x1BBA_038E_2697_9696, 0x49D6_41C2_68A1_2D45),
+            ("don't", 0xD507_7DBB_BE47_FC18, 0xACFB_B09D_749B_A3A8),
+            ("<url>", 0x1C60_EF04_013E_B1B3, 0xA050_FFE2_D2DC_3183),
+            ("0123456789abcdef", 0xF9A9_2926_8ADA_25CC, 0xF352_9BCC_248C_BFD8),
+            ("0123456789abcdefg", 0x0B67_AEBA_D20D_B35B, 0x49F6_A8E4_5178_C2D0),
+            ("The quick brown fox jumps over the lazy dog", 0xE1A9_6405_EEC6_9294, 0xBF6B_7FD7_BDA7_C0C5),
+        ]
+        for (text, seed0, seed42) in pinned {
+            let bytes = Array(text.utf8)
+            #expect(ctk_hash64(bytes, bytes.count, 0) == seed0, "\(text)")
+            #expect(ctk_hash64(bytes, bytes.count, 42) == seed42, "\(text)")
+        }
+        let ramp = (0..<256).map { UInt8($0) }
+        #expect(ctk_hash64(ramp, 256, 7) == 0x9D2F_1091_03ED_F74C)
+        #expect(ctk_hash64(ramp, 100, 0x1_2345_6789) == 0x0924_B569_8985_F31F)
+    }
+
+    @Test("Each token's hash is ctk_hash64 of its text with the seed given")
+    func tokenHashes() throws {
+        for seed: UInt64 in [0, 1, 0xDEAD_BEEF] {
+            let result = tokenize("Not bad :) 😍 #Win http://x.co @me ＨＩ", seed: seed)
+            try #require(result.code == CTK_OK)
+            for t in result.tokens {
+                let expected = result.text.withUnsafeBytes {
+                    ctk_hash64($0.baseAddress! + Int(t.text_offset), Int(t.text_length), seed)
+                }
+                #expect(t.hash == expected)
+            }
+        }
+        // Same text, same hash, whatever the token's source looked like.
+        let a = tokenize("HELLO").tokens[0].hash
+        let b = tokenize("ｈｅｌｌｏ").tokens[0].hash
+        #expect(a == b)
+    }
+
+    // MARK: - Offsets and stats
+
+    @Test("Source offsets point at each token's input")
+    func sourceOffsets() throws {
+        let input = "I’m 😍 http://x.co! &lt;3"
+        let bytes = Array(input.utf8)
+        let result = tokenize(bytes)
+        try #require(result.code == CTK_OK)
+        let sources = result.tokens.map {
+            String(decoding: bytes[Int($0.source_offset)..<Int($0.source_offset + $0.source_length)], as: UTF8.self)
+        }
+        #expect(sources == ["I’m", "😍", "http://x.co", "!", "&lt;3"])
+    }
+
+    @Test("Letters are counted by script in words and hashtags only")
+    func letterStats() throws {
+        let result = tokenize("Hello мир 日本 #tag http://abc.com @user 123 :D")
+        try #require(result.code == CTK_OK)
+        #expect(result.stats.latin_letters == 8)  // Hello + tag
+        #expect(result.stats.other_letters == 5)  // мир + 日本
+        #expect(result.stats.invalid_sequences == 0)
+    }
+
+    @Test("Dropped punctuation still ends the negation scope")
+    func dropPunctEndsNegation() throws {
+        let result = tokenize("not good. fine", options: Options.default | Options.dropPunct)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == ["word:not[negator]", "word:good[neg]", "word:fine"])
+    }
+
+    // MARK: - Robustness
+
+    @Test("Many threads tokenizing at once get identical results")
+    func concurrentTokenizing() {
+        let inputs = [
+            "I don't like it!!! 😍 http://x.co",
+            "ＨＥＬＬＯ Straße café 👨‍👩‍👧 #日本",
+            "worst day ever :( &lt;3 soooo GOOD",
+            String(repeating: "e\u{301}x ", count: 500),
+        ]
+        let expected = inputs.map { tokenize($0).list.map(\.description) }
+        let threads = 8
+        let rounds = 200
+        let mismatches = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for round in 0..<rounds {
+                let k = (thread + round) % inputs.count
+                if tokenize(inputs[k]).list.map(\.description) != expected[k] {
+                    mismatches.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(mismatches.withLock { $0 } == 0)
+    }
+
+    @Test("Random bytes never break bounds, and every result is consistent")
+    func fuzz() throws {
+        var rng = SplitMix64(seed: 0x5EED_CAFE)
+        // Bytes that exercise the scanner's branches.
+        let alphabet: [UInt8] = Array("aZx:;=-()<>3D/#@&!?.…’'_ \t0123456789httpwww".utf8)
+            + [0x80, 0xBF, 0xC0, 0xC2, 0xE0, 0xE2, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xFF, 0x9F, 0x98, 0x8D, 0xB8, 0x8F,
+               0x83, 0xA3, 0x80, 0x8B]
+        let fragments: [[UInt8]] = ["😍", "👍🏽", "\u{200D}", "\u{FE0F}", "🇺", "&lt;", "&amp;", "e\u{301}", "Ｈ", "ß",
+                                     "http://", "www.", "n't", "\u{FDFA}"].map { Array($0.utf8) }
+        for iteration in 0..<3000 {
+            var bytes: [UInt8] = []
+            let length = Int(rng.next() % 200)
+            while bytes.count < length {
+                switch rng.next() % 4 {
+                case 0: bytes += fragments[Int(rng.next() % UInt64(fragments.count))]
+                case 1: bytes.append(UInt8(truncatingIfNeeded: rng.next()))
+                default: bytes.append(alphabet[Int(rng.next() % UInt64(alphabet.count))])
+                }
+            }
+            let options = UInt32(rng.next() % 16)
+            let result = tokenize(bytes, options: options, seed: rng.next())
+            try #require(result.code == CTK_OK, "iteration \(iteration): \(bytes)")
+            var previousEnd: UInt32 = 0
+            for t in result.tokens {
+                #expect(t.source_length > 0, "iteration \(iteration)")
+                #expect(t.source_offset >= previousEnd, "iteration \(iteration): tokens overlap")
+                #expect(Int(t.source_offset) + Int(t.source_length) <= bytes.count, "iteration \(iteration)")
+                #expect(Int(t.text_offset) + Int(t.text_length) <= result.text.count, "iteration \(iteration)")
+                #expect((1...9).contains(t.kind), "iteration \(iteration)")
+                let text = Array(result.text[Int(t.text_offset)..<Int(t.text_offset + t.text_length)])
+                #expect(Array(String(decoding: text, as: UTF8.self).utf8) == text,
+                        "iteration \(iteration): text is not valid UTF-8")
+                previousEnd = t.source_offset + t.source_length
+                if options & Options.dropPunct != 0 { #expect(t.kind != UInt16(CTK_PUNCT.rawValue)) }
+            }
+            #expect(result.tokens.count <= bytes.count, "iteration \(iteration)")
+        }
+    }
+}
+
+/// A minimal lock for the concurrency test (Synchronization's Mutex needs newer
+/// deployment targets than the package declares for macOS).
+final class Locked<Value>: @unchecked Sendable {
+    private var value: Value
+    private let lock = DispatchSemaphore(value: 1)
+    init(_ value: Value) { self.value = value }
+    func withLock<R>(_ body: (inout Value) -> R) -> R {
+        lock.wait()
+        defer { lock.signal() }
+        return body(&value)
+    }
+}

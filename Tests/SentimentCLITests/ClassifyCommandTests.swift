@@ -1,0 +1,331 @@
+import Foundation
+import Testing
+
+/// `sentiment classify`, run as a subprocess on the fixtures: exact record
+/// counts and order, ids, labels of obvious sentences, error records, formats
+/// and exit statuses.
+@Suite("sentiment classify", .serialized)
+struct ClassifyCommandTests {
+    typealias Run = SentimentExecutable.Run
+
+    private func classify(_ arguments: [String], input: String? = nil) throws -> Run {
+        try SentimentExecutable.run(["classify"] + arguments, input: input.map { Data($0.utf8) })
+    }
+
+    private func fixture(_ name: String) -> String { SentimentExecutable.fixture(name) }
+
+    // MARK: - Input kinds
+
+    @Test("Plain text gives one record per line with golden labels")
+    func plainText() throws {
+        let run = try classify([fixture("plain.txt")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let records = try run.records()
+        #expect(records.map { $0["line"] as? Int } == Array(1...6))
+        #expect(records[0]["label"] as? String == "positive")  // I love this!!! 😍
+        #expect(records[1]["label"] as? String == "negative")  // worst day ever :(
+        for record in records {
+            #expect(record["id"] == nil)
+            #expect(record["lang"] as? String == "en")
+            let probabilities = try #require(record["probabilities"] as? [String: Double])
+            #expect(probabilities.keys.sorted() == ["negative", "neutral", "positive"])
+            #expect(abs(probabilities.values.reduce(0, +) - 1) < 0.001)
+            let score = try #require(record["score"] as? Double)
+            #expect(abs(score - (probabilities["positive"]! - probabilities["negative"]!)) < 0.00015)
+        }
+        #expect(run.stderr.hasPrefix("classified 6 records (positive "))
+        #expect(run.stderr.contains("errors 0) in "))
+        #expect(run.stderr.hasSuffix(" tweets/s\n"))
+    }
+
+    @Test("Numbers have exactly four decimals and fields come in a fixed order")
+    func recordLayout() throws {
+        let run = try classify([], input: "I love this!!! 😍\n")
+        let line = try #require(run.outputLines.first)
+        let pattern = #/^\{"line":1,"label":"positive","probabilities":\{"negative":0\.\d{4},"neutral":0\.\d{4},"positive":[01]\.\d{4}\},"score":-?[01]\.\d{4},"lang":"en"\}$/#
+        #expect(line.wholeMatch(of: pattern) != nil, "\(line)")
+    }
+
+    @Test("v1.1 tweets keep 19-digit ids and user names")
+    func twitterV1() throws {
+        let run = try classify([fixture("v1.jsonl")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let records = try run.records()
+        #expect(records.map { $0["line"] as? Int } == Array(1...7))
+        #expect(records.map { $0["id"] as? String } == (1_050_118_621_198_921_728...1_050_118_621_198_921_734).map { String($0) })
+        #expect(records.map { $0["user"] as? String } == [
+            "happy_hanna", "grumpy_gus", "retweeter_rita", "tweet_mode", "calendar_bot", "esc\"aper", "surrogate",
+        ])
+        #expect(records[0]["label"] as? String == "positive")
+        #expect(records[1]["label"] as? String == "negative")  // extended_tweet.full_text, not the truncated text
+        #expect(records[2]["label"] as? String == "positive")  // the retweeted tweet's full text
+        #expect(records[3]["label"] as? String == "negative")  // full_text
+        #expect(run.outputLines[4].hasPrefix(#"{"line":5,"id":"1050118621198921732","user":"calendar_bot","#))
+        #expect(run.outputLines[5].contains(#""user":"esc\"aper""#))
+    }
+
+    @Test("v2 tweets carry id and author_id; note_tweet.text is the text of long posts")
+    func twitterV2() throws {
+        let run = try classify([fixture("v2.jsonl")])
+        #expect(run.status == 0, "\(run.stderr)")
+        let records = try run.records()
+        #expect(records.map { $0["id"] as? String } == ["1460323737035677698", "1460323737035677699", "1460323737035677700"])
+        #expect(records.map { $0["author_id"] as? String } == ["2244994945", "783214", "783214"])
+        #expect(records.map { $0["label"] as? String } == ["positive", "negative", "negative"])
+    }
+
+    @Test("v2 pages give one record per element with its index; empty and error pages one error record")
+    func twitterV2Pages() throws {
+        let run = try classify([fixture("v2-pages.jsonl")])
+        #expect(run.status == 65)
+        let records = try run.records()
+        #expect(records.map { $0["line"] as? Int } == [1, 1, 1, 2, 3, 4])
+        #expect(records.map { $0["index"] as? Int } == [0, 1, 2, nil, nil, nil])
+        #expect(records.map { $0["id"] as? String } == [
+            "1460323737035677701", "1460323737035677702", "1460323737035677703", nil, nil, "1460323737035677704",
+        ])
+        #expect(records.map { $0["error"] as? String } == [
+            nil, nil, "no text field", "empty page",
+            "API error: Could not find tweet with ids: [1460323737035677799].", nil,
+        ])
+        #expect(records[0]["label"] as? String == "positive")
+        #expect(records[1]["label"] as? String == "negative")
+        #expect(run.stderr.contains("classified 6 records ("))
+        #expect(run.stderr.contains("errors 3) in "))
+    }
+
+    @Test("Bad lines give error records in place, the rest is classified, and the exit status is 65")
+    func mixedWithBadLines() throws {
+        let run = try classify([fixture("mixed.jsonl")])
+        #expect(run.status == 65)
+        #expect(run.outputLines.count == 10)
+        let records = try run.records()
+        #expect(records.map { $0["line"] as? Int } == Array(1...10))
+        #expect(records.map { $0["error"] as? String } == [
+            nil,
+            "malformed JSON: unexpected end of input at byte 40",
+            "no text field",
+            "empty line",
+            "empty line",
+            nil,
+            "empty text",
+            "malformed JSON: invalid escape at byte 25",
+            "malformed JSON: unexpected character 'x' at byte 33",
+            nil,
+        ])
+        #expect(records.map { $0["id"] as? String } == [nil, nil, "2", nil, nil, "3", "4", nil, nil, nil])
+        #expect(records.map { $0["label"] as? String } == ["positive", nil, nil, nil, nil, "positive", nil, nil, nil, "negative"])
+        #expect(run.outputLines[3] == #"{"line":4,"error":"empty line"}"#)
+        #expect(run.stderr.contains("errors 7) in "))
+    }
+
+    @Test("Invalid UTF-8 is classified with a warning, not dropped")
+    func invalidUTF8() throws {
+        let run = try classify([fixture("invalid-utf8.txt")])
+        #expect(run.status == 0)
+        let records = try run.records()
+        #expect(records.map { $0["line"] as? Int } == [1, 2, 3])
+        #expect(records.map { $0["warning"] as? String } == ["invalid UTF-8", "invalid UTF-8", nil])
+        #expect(records.allSatisfy { $0["probabilities"] != nil })
+        #expect(records[0]["label"] as? String == "positive")
+    }
+
+    @Test("A line over 1 MiB is an error record and the lines around it are kept")
+    func hugeLine() throws {
+        var input = Data("I love this!!! 😍\n".utf8)
+        input.append(Data(repeating: UInt8(ascii: "a"), count: 2_000_000))
+        input.append(Data("\nworst day ever :(\n".utf8))
+        input.append(Data(repeating: UInt8(ascii: "b"), count: 1 << 20))  // exactly the limit: kept
+        input.append(Data("\r\n".utf8))
+        let run = try SentimentExecutable.run(["classify"], input: input)
+        #expect(run.status == 65)
+        let records = try run.records()
+        #expect(records.map { $0["line"] as? Int } == [1, 2, 3, 4])
+        #expect(records.map { $0["error"] as? String } == [nil, "line longer than 1048576 bytes", nil, nil])
+        #expect(records.prefix(3).map { $0["label"] as? String } == ["positive", nil, "negative"])
+        #expect(records[3]["probabilities"] != nil)
+    }
+
+    @Test("Unsupported languages get label null, the language tag and unsupported true")
+    func unsupportedLanguage() throws {
+        let run = try classify([], input: "今日はとても楽しい一日でした。ありがとう！\n¡Qué día tan bonito! Me encanta el sol de la mañana y el café con mis amigos.\n")
+        #expect(run.status == 0)
+        let records = try run.records()
+        #expect(records.count == 2)
+        for record in records {
+            #expect(record["label"] is NSNull)
+            #expect(record["unsupported"] as? Bool == true)
+            #expect(record["probabilities"] != nil)
+            #expect((record["lang"] as? String).map { $0 != "en" && $0 != "und" } == true)
+        }
+        #expect(records[1]["lang"] as? String == "es")
+        #expect(run.stderr.contains("unsupported 2"))
+    }
+
+    @Test("Emoji-only text is scored with lang und")
+    func undeterminedLanguage() throws {
+        let records = try classify([], input: "😍😍😍\n").records()
+        #expect(records.first?["lang"] as? String == "und")
+        #expect(records.first?["label"] as? String == "positive")
+    }
+
+    // MARK: - Inputs
+
+    @Test("Empty input gives no records, the summary and status 0", arguments: [true, false])
+    func emptyInput(fromFile: Bool) throws {
+        let run = fromFile ? try classify([fixture("empty.txt")]) : try classify([], input: "")
+        #expect(run.status == 0)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr == "classified 0 records (positive 0, neutral 0, negative 0, errors 0) in 0.00 s, 0 tweets/s\n"
+            || run.stderr.hasPrefix("classified 0 records (positive 0, neutral 0, negative 0, errors 0) in "))
+    }
+
+    @Test("Several inputs are read in order with line numbers running on; '-' is standard input")
+    func severalInputs() throws {
+        let run = try classify([fixture("plain.txt"), "-", fixture("v2.jsonl")], input: "one more line without newline")
+        #expect(run.status == 0)
+        let records = try run.records()
+        #expect(records.map { $0["line"] as? Int } == Array(1...10))
+        #expect(records.map { $0["id"] != nil } == Array(repeating: false, count: 7) + Array(repeating: true, count: 3))
+    }
+
+    @Test("CRLF line endings are stripped")
+    func crlf() throws {
+        let lf = try classify([], input: "I love this!!! 😍\n{\"id\":\"1\",\"text\":\"worst day ever :(\"}\n")
+        let crlf = try classify([], input: "I love this!!! 😍\r\n{\"id\":\"1\",\"text\":\"worst day ever :(\"}\r\n")
+        #expect(crlf.status == 0)
+        #expect(crlf.stdout == lf.stdout)
+    }
+
+    @Test("A missing file exits 66 naming it, before any output")
+    func missingFile() throws {
+        let run = try classify([fixture("plain.txt"), "no/such/file.txt"])
+        #expect(run.status == 66)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("no/such/file.txt"))
+    }
+
+    @Test("A directory as input exits 66")
+    func directoryInput() throws {
+        let run = try classify([SentimentExecutable.fixtures.path])
+        #expect(run.status == 66)
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test("A missing model exits 66 and a malformed one 65, naming the file")
+    func modelErrors() throws {
+        let missing = try classify(["--model", "/no/such/model"], input: "hello\n")
+        #expect(missing.status == 66)
+        #expect(missing.stderr.contains("/no/such/model/manifest.json"))
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-bad-model-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data("{ not json".utf8).write(to: directory.appendingPathComponent("manifest.json"))
+        let malformed = try classify(["--model", directory.path], input: "hello\n")
+        #expect(malformed.status == 65)
+        #expect(malformed.stderr.contains("manifest.json"))
+        #expect(malformed.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("Usage errors exit 64", arguments: [
+        ["--format", "xml"],
+        ["--threads", "0"],
+        ["--threads", "many"],
+        ["--no-such-option"],
+    ])
+    func usageErrors(arguments: [String]) throws {
+        let run = try classify(arguments, input: "hello\n")
+        #expect(run.status == 64)
+        #expect(run.stdout.isEmpty)
+    }
+
+    // MARK: - Formats
+
+    @Test("TSV has the header and one escaped row per record")
+    func tsv() throws {
+        let input = "I love this!!! 😍\n{\"id_str\":\"a\\tb\",\"text\":\"worst day ever :(\"}\n{\"id_str\":\"7\"}\n"
+        let run = try classify(["--format", "tsv"], input: input)
+        #expect(run.status == 65)
+        let lines = run.outputLines
+        #expect(lines.count == 4)
+        #expect(lines[0] == "line\tid\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror")
+        #expect(lines[1].wholeMatch(of: #/1\t\tpositive\t0\.\d{4}\t0\.\d{4}\t[01]\.\d{4}\t-?[01]\.\d{4}\ten\t/#) != nil, "\(lines[1])")
+        #expect(lines[2].hasPrefix("2\ta\\tb\tnegative\t"))
+        #expect(lines[3] == "3\t7\t\t\t\t\t\t\tno text field")
+        #expect(lines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 9 })
+    }
+
+    @Test("CSV has the header and quotes fields per RFC 4180")
+    func csv() throws {
+        let input = "{\"id_str\":\"a,\\\"b\\\"\",\"text\":\"I love this!!! 😍\"}\n{\"text\":\"x\",}\n"
+        let run = try classify(["--format", "csv"], input: input)
+        #expect(run.status == 65)
+        let lines = run.outputLines
+        #expect(lines.count == 3)
+        #expect(lines[0] == "line,id,label,negative,neutral,positive,score,lang,error")
+        #expect(lines[1].hasPrefix(#"1,"a,""b""",positive,0."#))
+        #expect(lines[1].hasSuffix(",en,"))
+        #expect(lines[2] == #"2,,,,,,,,"malformed JSON: unexpected character '}' at byte 13""#)
+    }
+
+    @Test("TSV and CSV of empty input are just the header")
+    func emptyDelimited() throws {
+        #expect(try classify(["--format", "tsv"], input: "").output == "line\tid\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\n")
+        #expect(try classify(["--format", "csv"], input: "").output == "line,id,label,negative,neutral,positive,score,lang,error\n")
+    }
+
+    // MARK: - Threads
+
+    @Test("Output is identical with one and two threads on 20,000 lines, in input order")
+    func threadsDoNotChangeOutput() throws {
+        let samples = [
+            "I love this!!! 😍",
+            "worst day ever :(",
+            #"{"id_str":"1050118621198921728","text":"GREAT game last night!!! 🏀","user":{"screen_name":"fan"}}"#,
+            #"{"data":[{"id":"1","text":"thanks so much ❤️"},{"id":"2","text":"so tired of this"}]}"#,
+            #"{"id":"9","text":"broken"#,
+            "",
+            "Meeting moved to 3pm, room 204.",
+        ]
+        var input = ""
+        var expectedRecords = 0
+        for i in 0..<20_000 {
+            let sample = samples[i % samples.count]
+            input += sample
+            if !sample.hasPrefix("{") && i % 11 == 0 { input += " #\(i)" }
+            input += "\n"
+            expectedRecords += sample.hasPrefix(#"{"data""#) ? 2 : 1
+        }
+        let one = try classify(["--threads", "1"], input: input)
+        let two = try classify(["--threads", "2"], input: input)
+        #expect(one.status == 65)
+        #expect(two.status == one.status)
+        #expect(one.stdout == two.stdout)
+        let records = try two.records()
+        let lines = records.compactMap { $0["line"] as? Int }
+        #expect(lines.count == expectedRecords)  // each page line gives two records
+        #expect(lines == lines.sorted())
+        #expect(Set(lines).count == 20_000)
+    }
+
+    // MARK: - Help
+
+    @Test("classify --help describes the formats and shows examples")
+    func classifyHelp() throws {
+        let run = try classify(["--help"])
+        #expect(run.status == 0)
+        for expected in ["USAGE: sentiment classify", "Examples:", "sentiment classify Examples/tweets.txt",
+                         "--format <format>", "--threads <n>", "--model <dir>", "Exit status"] {
+            #expect(run.output.contains(expected), "\(expected)")
+        }
+    }
+
+    @Test("sentiment --help lists classify")
+    func rootHelp() throws {
+        let run = try SentimentExecutable.run(["--help"])
+        #expect(run.status == 0)
+        #expect(run.output.contains("USAGE: sentiment <subcommand>"))
+        #expect(run.output.contains("classify"))
+    }
+}

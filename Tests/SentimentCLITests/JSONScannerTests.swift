@@ -1,0 +1,201 @@
+import Testing
+
+/// The hot-path JSON reader: validation, escapes, nesting, numbers as ids.
+/// These run the scanner's source directly (see `Linked/`).
+@Suite("JSON scanner and tweet fields")
+struct JSONScannerTests {
+    // MARK: - Escapes
+
+    @Test("String escapes are decoded", arguments: [
+        (#"{"text":"a\nb"}"#, "a\nb"),
+        (#"{"text":"say \"hi\""}"#, "say \"hi\""),
+        (#"{"text":"back\\slash \/ slash"}"#, "back\\slash / slash"),
+        (#"{"text":"\t\r\b\f"}"#, "\t\r\u{8}\u{C}"),
+        (#"{"text":"caf\u00e9 \u00E9"}"#, "café é"),
+        (#"{"text":"\u20ac5"}"#, "€5"),
+        (#"{"text":"nul\u0000byte"}"#, "nul\u{0}byte"),
+        (#"{"text":"no escapes at all, just text"}"#, "no escapes at all, just text"),
+    ])
+    func stringEscapesAreDecoded(line: String, text: String) {
+        #expect(TweetRecord.decoded(line).map(\.text) == [text])
+    }
+
+    @Test("Surrogate pairs become one scalar and lone surrogates become U+FFFD", arguments: [
+        (#"{"text":"\ud83d\ude0d"}"#, "😍"),
+        (#"{"text":"I love this!!! \uD83D\uDE0D!"}"#, "I love this!!! 😍!"),
+        (#"{"text":"lone high \ud83d here"}"#, "lone high \u{FFFD} here"),
+        (#"{"text":"lone low \ude0d here"}"#, "lone low \u{FFFD} here"),
+        (#"{"text":"high then letter \ud83d\u0041"}"#, "high then letter \u{FFFD}A"),
+        (#"{"text":"at the end \ud83d"}"#, "at the end \u{FFFD}"),
+    ])
+    func surrogates(line: String, text: String) {
+        #expect(TweetRecord.decoded(line).map(\.text) == [text])
+    }
+
+    @Test("Quotes, backslashes and control characters are found at every offset in a word")
+    func specialBytesAtEveryOffset() {
+        // The string body is scanned eight bytes at a time: try each position.
+        for length in 0..<20 {
+            let prefix = String(repeating: "a", count: length)
+            #expect(TweetRecord.decoded(#"{"text":"\#(prefix)\"x"}"#).map(\.text) == ["\(prefix)\"x"])
+            #expect(TweetRecord.decoded(#"{"text":"\#(prefix)"}"#).map(\.error) == [length == 0 ? "empty text" : nil])
+            let control = TweetRecord.decoded(#"{"text":"\#(prefix)"# + "\u{1}" + #"x"}"#)
+            #expect(control.map(\.error) == ["malformed JSON: control character in string at byte \(9 + length)"])
+            let highBytes = TweetRecord.decoded(#"{"text":"\#(prefix)éééé"}"#)
+            #expect(highBytes.map(\.text) == ["\(prefix)éééé"])
+        }
+    }
+
+    // MARK: - Malformed JSON
+
+    @Test("Malformed lines are reported with the byte offset", arguments: [
+        (#"{"text":"abc"#, "malformed JSON: unexpected end of input at byte 12"),
+        (#"{"text":"abc""#, "malformed JSON: unexpected end of input at byte 13"),
+        (#"{"text":"abc","#, "malformed JSON: unexpected end of input at byte 14"),
+        ("{", "malformed JSON: unexpected end of input at byte 1"),
+        (#"{"text" "abc"}"#, "malformed JSON: unexpected character '\"' at byte 8"),
+        (#"{"text":"abc"} extra"#, "malformed JSON: unexpected character 'e' at byte 15"),
+        (#"{"text":"abc",}"#, "malformed JSON: unexpected character '}' at byte 14"),
+        (#"{text:"abc"}"#, "malformed JSON: unexpected character 't' at byte 1"),
+        (#"{"text":'abc'}"#, "malformed JSON: unexpected character ''' at byte 8"),
+        (#"{"text":"a\qb"}"#, "malformed JSON: invalid escape at byte 10"),
+        (#"{"text":"a\u12G4"}"#, "malformed JSON: invalid \\u escape at byte 10"),
+        (#"{"id":01,"text":"x"}"#, "malformed JSON: unexpected character '1' at byte 7"),
+        (#"{"id":-,"text":"x"}"#, "malformed JSON: invalid number at byte 6"),
+        (#"{"id":1.,"text":"x"}"#, "malformed JSON: invalid number at byte 6"),
+        (#"{"id":1e,"text":"x"}"#, "malformed JSON: invalid number at byte 6"),
+        (#"{"ok":tru,"text":"x"}"#, "malformed JSON: unexpected character ',' at byte 9"),
+        (#"{"ok":nul"#, "malformed JSON: unexpected end of input at byte 9"),
+        (#"{"a":[1,2}"#, "malformed JSON: unexpected character '}' at byte 9"),
+        ("{\"text\":\"caf\u{E9}\"}\u{7F}", "malformed JSON: unexpected byte 0x7F at byte 15"),
+    ])
+    func malformedLines(line: String, error: String) {
+        #expect(TweetRecord.decoded(line) == [TweetRecord.Decoded(line: 1, error: error)])
+    }
+
+    @Test("Nesting deeper than the limit is an error, not a crash")
+    func deepNesting() {
+        let deep = "{\"a\":" + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}"
+        #expect(TweetRecord.decoded(deep).map(\.error) == ["malformed JSON: nesting deeper than 512 at byte 516"])
+        let fine = "{\"text\":\"x\",\"a\":" + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}"
+        #expect(TweetRecord.decoded(fine).map(\.text) == ["x"])
+    }
+
+    @Test("Whitespace is allowed around every token")
+    func whitespace() {
+        let line = "  \t{ \"id_str\" : \"7\" ,\t\"text\"\t:\t\"spaced\" , \"n\" : [ 1 , -2.5e+3 , true , false , null , { } , [ ] ] }  "
+        #expect(TweetRecord.decoded(line) == [TweetRecord.Decoded(line: 1, text: "spaced", id: "7")])
+    }
+
+    // MARK: - Tweet fields
+
+    @Test("v1.1 text precedence: a retweet's full text, then extended_tweet, full_text, text", arguments: [
+        (#"{"text":"t"}"#, "t"),
+        (#"{"text":"t","full_text":"f"}"#, "f"),
+        (#"{"full_text":"f","text":"t","extended_tweet":{"full_text":"e"}}"#, "e"),
+        (#"{"text":"RT t","retweeted_status":{"text":"rt"}}"#, "rt"),
+        (#"{"text":"RT t","retweeted_status":{"text":"rt","full_text":"rf"}}"#, "rf"),
+        (#"{"extended_tweet":{"full_text":"e"},"retweeted_status":{"extended_tweet":{"full_text":"re"},"text":"rt"},"text":"t"}"#, "re"),
+        (#"{"text":"t","retweeted_status":null}"#, "t"),
+        (#"{"text":"t","retweeted_status":{"id":1}}"#, "t"),
+        (#"{"text":"t","note_tweet":{"text":"long"}}"#, "long"),
+        (#"{"text":"t","full_text":null}"#, "t"),
+    ])
+    func textPrecedence(line: String, text: String) {
+        #expect(TweetRecord.decoded(line).map(\.text) == [text])
+    }
+
+    @Test("Only the tweet's own user and id are read, not those of nested tweets")
+    func nestedObjectsDoNotLeak() {
+        let line = #"{"quoted_status":{"id_str":"9","text":"quoted","user":{"screen_name":"other"}},"#
+            + #""retweeted_status":{"id_str":"8","user":{"screen_name":"author"},"text":"original"},"#
+            + #""entities":{"text":"not this","user":{"screen_name":"nope"}},"#
+            + #""id_str":"1","text":"RT original","user":{"name":"Me","screen_name":"me","entities":{"text":"x"}}}"#
+        #expect(TweetRecord.decoded(line) == [TweetRecord.Decoded(line: 1, text: "original", id: "1", user: "me")])
+    }
+
+    @Test("Ids keep every digit: id_str first, then id as a string or a number", arguments: [
+        (#"{"id":1050118621198921728,"text":"x"}"#, "1050118621198921728"),
+        (#"{"id":18446744073709551615123,"text":"x"}"#, "18446744073709551615123"),
+        (#"{"id":1050118621198921728,"id_str":"1050118621198921729","text":"x"}"#, "1050118621198921729"),
+        (#"{"id":"1460323737035677698","text":"x"}"#, "1460323737035677698"),
+        (#"{"id":-1.5e3,"text":"x"}"#, "-1.5e3"),
+        (#"{"id":"a\"b","text":"x"}"#, "a\"b"),
+    ])
+    func idsAreKeptAsText(line: String, id: String) {
+        #expect(TweetRecord.decoded(line).map(\.id) == [id])
+    }
+
+    @Test("Ids of other types are ignored")
+    func idOfOtherTypes() {
+        #expect(TweetRecord.decoded(#"{"id":true,"id_str":null,"text":"x"}"#).map(\.id) == [nil])
+        #expect(TweetRecord.decoded(#"{"id":{"n":1},"text":"x"}"#).map(\.id) == [nil])
+    }
+
+    @Test("v2 pages give one record per element, with its index")
+    func pages() {
+        let line = #"{"data":[{"id":"1","text":"a","author_id":"10"},{"id":"2","text":"b"},3,{"id":"4"}],"meta":{"result_count":4}}"#
+        #expect(TweetRecord.decoded(line, lineNumber: 7) == [
+            TweetRecord.Decoded(line: 7, index: 0, text: "a", id: "1", authorID: "10"),
+            TweetRecord.Decoded(line: 7, index: 1, text: "b", id: "2"),
+            TweetRecord.Decoded(line: 7, index: 2, error: "page element is not an object"),
+            TweetRecord.Decoded(line: 7, index: 3, id: "4", error: "no text field"),
+        ])
+    }
+
+    @Test("An empty page or a page of errors is one error record", arguments: [
+        (#"{"data":[]}"#, "empty page"),
+        (#"{"data":[],"errors":[{"message":"Rate limit exceeded","code":88}]}"#, "API error: Rate limit exceeded"),
+        (#"{"errors":[{"title":"Not Found Error","detail":"Could not find tweet with ids: [1]."}]}"#,
+         "API error: Could not find tweet with ids: [1]."),
+        (#"{"errors":[{"title":"Not Found Error"}]}"#, "API error: Not Found Error"),
+        (#"{"errors":[]}"#, "API error"),
+        (#"{"data":null}"#, "no text field"),
+        (#"{}"#, "no text field"),
+    ])
+    func emptyPages(line: String, error: String) {
+        #expect(TweetRecord.decoded(line) == [TweetRecord.Decoded(line: 1, error: error)])
+    }
+
+    @Test("A single v2 object in data is one record without an index")
+    func singleObjectInData() {
+        #expect(TweetRecord.decoded(#"{"data":{"id":"5","text":"hi","author_id":"6"}}"#)
+            == [TweetRecord.Decoded(line: 1, text: "hi", id: "5", authorID: "6")])
+    }
+
+    // MARK: - Plain lines
+
+    @Test("Plain lines are the text; blank lines are errors", arguments: [
+        ("hello world", TweetRecord.Decoded(line: 1, text: "hello world")),
+        ("  indented { not json", TweetRecord.Decoded(line: 1, text: "  indented { not json")),
+        ("[1,2,3]", TweetRecord.Decoded(line: 1, text: "[1,2,3]")),
+        ("", TweetRecord.Decoded(line: 1, error: "empty line")),
+        (" \t ", TweetRecord.Decoded(line: 1, error: "empty line")),
+    ])
+    func plainLines(line: String, record: TweetRecord.Decoded) {
+        #expect(TweetRecord.decoded(line) == [record])
+    }
+
+    @Test("Invalid UTF-8 is kept and flagged", arguments: [
+        [0x61, 0xFF, 0x62],
+        [0xC3, 0x28],
+        [0xE0, 0x80, 0x80],  // overlong
+        [0xED, 0xA0, 0x80],  // a surrogate
+        [0xF4, 0x90, 0x80, 0x80],  // above U+10FFFF
+        [0x61, 0xE2, 0x82],  // truncated
+    ] as [[UInt8]])
+    func invalidUTF8(bytes: [UInt8]) {
+        let records = TweetRecord.decoded(line: bytes)
+        #expect(records.count == 1)
+        #expect(records.first?.invalidUTF8 == true)
+        #expect(records.first?.error == nil)
+    }
+
+    @Test("Valid UTF-8 is not flagged")
+    func validUTF8() {
+        for text in ["plain ascii", "café", "😍 emoji", "今日は", "\u{10FFFF}", String(repeating: "é", count: 33)] {
+            #expect(TweetRecord.decoded(text).first?.invalidUTF8 == false, "\(text)")
+            #expect(TweetRecord.decoded(#"{"text":"\#(text)"}"#).first?.invalidUTF8 == false, "\(text)")
+        }
+    }
+}

@@ -1,0 +1,1 @@
+../../../Sources/SentimentCLI/UTF8Validation.swift

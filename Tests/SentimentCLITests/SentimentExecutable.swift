@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// Runs the built `sentiment` executable, the way a user would.
+///
+/// The executable is found beside the test bundle (SwiftPM puts both in the
+/// same products folder, e.g. `.build/debug/`), or at `$SENTIMENT_EXECUTABLE`.
+/// It runs in the package root, so `loadDefault()` finds `Models/default`.
+enum SentimentExecutable {
+    /// What one run produced.
+    struct Run {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+
+        var output: String { String(decoding: stdout, as: UTF8.self) }
+
+        /// The non-empty lines of standard output.
+        var outputLines: [String] {
+            output.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+        }
+
+        /// Standard output parsed as JSON Lines.
+        func records(sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
+            try outputLines.map { line in
+                let object = try JSONSerialization.jsonObject(with: Data(line.utf8))
+                return try #require(object as? [String: Any], "not a JSON object: \(line)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    /// The package root (this file is Tests/SentimentCLITests/SentimentExecutable.swift).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The fixtures folder.
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    static func fixture(_ name: String) -> String { fixtures.appendingPathComponent(name).path }
+
+    /// The `sentiment` executable of this build.
+    static let url: URL? = {
+        let fileManager = FileManager.default
+        if let named = ProcessInfo.processInfo.environment["SENTIMENT_EXECUTABLE"], !named.isEmpty {
+            return URL(fileURLWithPath: named)
+        }
+        var starts = [Bundle.main.bundleURL]
+        if let first = CommandLine.arguments.first {
+            starts.append(URL(fileURLWithPath: first).resolvingSymlinksInPath().deletingLastPathComponent())
+        }
+        for bundle in Bundle.allBundles { starts.append(bundle.bundleURL) }
+        for start in starts {
+            var directory = start.standardizedFileURL
+            for _ in 0..<4 {
+                let candidate = directory.appendingPathComponent("sentiment")
+                var isDirectory: ObjCBool = false
+                if fileManager.fileExists(atPath: candidate.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                   fileManager.isExecutableFile(atPath: candidate.path) {
+                    return candidate
+                }
+                directory.deleteLastPathComponent()
+            }
+        }
+        return nil
+    }()
+
+    /// Runs `sentiment arguments…` with `input` on standard input (empty when nil).
+    /// Output goes through temporary files, so any size is fine.
+    static func run(_ arguments: [String], input: Data? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> Run {
+        let executable = try #require(url, "the sentiment executable was not built beside the tests", sourceLocation: sourceLocation)
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("sentiment-cli-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let inURL = scratch.appendingPathComponent("stdin")
+        let outURL = scratch.appendingPathComponent("stdout")
+        let errURL = scratch.appendingPathComponent("stderr")
+        try (input ?? Data()).write(to: inURL)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        let stdin = try FileHandle(forReadingFrom: inURL)
+        let stdout = try FileHandle(forWritingTo: outURL)
+        let stderr = try FileHandle(forWritingTo: errURL)
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        process.waitUntilExit()
+        try stdin.close()
+        try stdout.close()
+        try stderr.close()
+        return Run(
+            status: process.terminationStatus,
+            stdout: try Data(contentsOf: outURL),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    /// Runs `sentiment arguments…` with `input` as UTF-8 on standard input.
+    static func run(_ arguments: [String], input: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Run {
+        try run(arguments, input: Data(input.utf8), sourceLocation: sourceLocation)
+    }
+}

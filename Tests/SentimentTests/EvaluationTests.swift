@@ -1,0 +1,39 @@
+import Testing
+@testable import Sentiment
+
+@Suite("Evaluation")
+struct EvaluationTests {
+    static func prediction(_ label: SentimentLabel, confidence: Double = 0.8) -> Prediction {
+        let rest = (1 - confidence) / 2
+        var p = ClassProbabilities(negative: rest, neutral: rest, positive: rest)
+        switch label {
+        case .negative: p.negative = confidence
+        case .neutral: p.neutral = confidence
+        case .positive: p.positive = confidence
+        }
+        return Prediction(label: label, probabilities: p, language: .english)
+    }
+
+    @Test("Macro recall is the mean of the per-class recalls")
+    func macroRecallIsMeanOfRecalls() {
+        // negative: 1/2 right, neutral: 2/2, positive: 0/1.
+        let gold: [SentimentLabel] = [.negative, .negative, .neutral, .neutral, .positive]
+        let predicted: [SentimentLabel] = [.negative, .neutral, .neutral, .neutral, .negative]
+        let e = Evaluation(gold: gold, predictions: predicted.map { Self.prediction($0) })
+        #expect(abs(e.macroRecall - (0.5 + 1 + 0) / 3) < 1e-12)
+        #expect(abs(e.accuracy - 3.0 / 5) < 1e-12)
+        #expect(e.confusion == [[1, 1, 0], [0, 2, 0], [1, 0, 0]])
+        #expect(abs(e.precision(.neutral) - 2.0 / 3) < 1e-12)
+        let f1Negative = 2 * 0.5 * 0.5 / 1.0, f1Neutral = 2 * (2.0 / 3) * 1 / (2.0 / 3 + 1)
+        #expect(abs(e.macroF1 - (f1Negative + f1Neutral + 0) / 3) < 1e-12)
+    }
+
+    @Test("A perfectly calibrated set has zero calibration error; an overconfident one does not")
+    func calibrationError() {
+        let right = (0..<8).map { _ in Self.prediction(.positive, confidence: 0.75) }
+        let gold: [SentimentLabel] = [.positive, .positive, .positive, .positive, .positive, .positive, .negative, .negative]
+        #expect(abs(Evaluation(gold: gold, predictions: right).expectedCalibrationError) < 1e-12)
+        let overconfident = (0..<8).map { _ in Self.prediction(.positive, confidence: 0.99) }
+        #expect(abs(Evaluation(gold: gold, predictions: overconfident).expectedCalibrationError - 0.24) < 1e-9)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+@testable import Sentiment
+
+/// Small models and data made in the tests themselves.
+enum Fixtures {
+    /// A tiny labelled sample with obvious sentiment.
+    static let sample: [LabeledExample] = {
+        let positive = ["I love this so much", "what a great day :)", "best movie ever!!!", "so happy right now 😍",
+                        "this is awesome", "love love love it", "great job team", "happy birthday, have a wonderful day",
+                        "amazing concert tonight", "I really enjoyed the show"]
+        let negative = ["I hate this", "worst day ever :(", "this is terrible", "so sad and angry 😢",
+                        "awful service, never again", "I hate mondays", "terrible movie, what a waste", "this sucks",
+                        "so disappointed and upset", "the worst experience"]
+        let neutral = ["the meeting is at 3pm", "going to the store", "the train leaves at noon", "new episode airs on friday",
+                       "the report is due tomorrow", "we are in london this week", "the game starts at 8",
+                       "check the schedule for details", "the office is on the second floor", "tickets go on sale monday"]
+        var examples: [LabeledExample] = []
+        for i in 0..<10 {
+            examples.append(LabeledExample(text: positive[i], label: .positive))
+            examples.append(LabeledExample(text: negative[i], label: .negative))
+            examples.append(LabeledExample(text: neutral[i], label: .neutral))
+        }
+        return examples
+    }()
+
+    /// Options for a small, fast model.
+    static var smallOptions: TrainingOptions {
+        var options = TrainingOptions()
+        options.features.bucketBits = 14
+        options.lexiconBits = 10
+        options.folds = 3
+        options.maxIterations = 200
+        options.l2 = 1e-3
+        options.threads = 2
+        return options
+    }
+
+    /// A model trained on `sample`.
+    static func smallModel() throws -> SentimentModel {
+        try Trainer(options: smallOptions).train(sample).model
+    }
+
+    /// A fresh temporary directory.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}

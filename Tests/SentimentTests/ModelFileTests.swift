@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+@testable import Sentiment
+
+@Suite("Model files")
+struct ModelFileTests {
+    // MARK: Round trip
+
+    @Test("A saved model loads back with the same predictions")
+    func savedModelLoadsBack() throws {
+        let model = try Fixtures.smallModel()
+        let directory = try Fixtures.temporaryDirectory()
+        let saved = try model.save(to: directory)
+        let texts = Fixtures.sample.map(\.text)
+        #expect(saved.classify(texts) == model.classify(texts))
+        #expect(saved.manifest.weights.sha256.count == 64)
+        #expect(saved.id.hasPrefix("default@1.0.0+"))
+    }
+
+    // MARK: Failures name the file
+
+    @Test("A missing model directory fails as missing, naming the manifest")
+    func missingDirectoryFails() throws {
+        let directory = try Fixtures.temporaryDirectory().appendingPathComponent("nothing")
+        #expect {
+            try SentimentModel.load(from: directory)
+        } throws: { error in
+            guard let error = error as? ModelError, error.isMissing else { return false }
+            return error.description.contains("manifest.json")
+        }
+    }
+
+    @Test("A weights file with one flipped byte fails the checksum")
+    func corruptedWeightsFailChecksum() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        _ = try Fixtures.smallModel().save(to: directory)
+        let weightsURL = directory.appendingPathComponent("weights.bin")
+        var bytes = try Data(contentsOf: weightsURL)
+        bytes[100] ^= 0xFF
+        try bytes.write(to: weightsURL)
+        #expect {
+            try SentimentModel.load(from: directory)
+        } throws: { error in
+            guard case .checksumMismatch(let path, _, _)? = error as? ModelError else { return false }
+            return path.hasSuffix("weights.bin")
+        }
+    }
+
+    @Test("A truncated weights file fails on its length")
+    func truncatedWeightsFail() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        _ = try Fixtures.smallModel().save(to: directory)
+        let weightsURL = directory.appendingPathComponent("weights.bin")
+        try Data(try Data(contentsOf: weightsURL).prefix(1000)).write(to: weightsURL)
+        #expect {
+            try SentimentModel.load(from: directory)
+        } throws: { error in
+            guard case .sizeMismatch(_, let what, _, let found)? = error as? ModelError else { return false }
+            return what == "file length" && found == 1000
+        }
+    }
+
+    @Test("A manifest that is not JSON fails as malformed")
+    func malformedManifestFails() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        _ = try Fixtures.smallModel().save(to: directory)
+        try Data("{ not json".utf8).write(to: directory.appendingPathComponent("manifest.json"))
+        #expect {
+            try SentimentModel.load(from: directory)
+        } throws: { error in
+            guard case .malformedManifest(let path, _)? = error as? ModelError else { return false }
+            return path.hasSuffix("manifest.json")
+        }
+    }
+
+    @Test("A manifest of a newer format version is refused")
+    func newerFormatVersionIsRefused() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        _ = try Fixtures.smallModel().save(to: directory)
+        let url = directory.appendingPathComponent("manifest.json")
+        let text = try String(contentsOf: url, encoding: .utf8)
+            .replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 99")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        #expect(throws: ModelError.unsupportedVersion(path: url.path, found: 99, supported: 1)) {
+            try SentimentModel.load(from: directory)
+        }
+    }
+
+    @Test("A weights file with a wrong magic number is refused")
+    func wrongMagicIsRefused() throws {
+        var weights = WeightsFile.encode(ModelWeights.zeros(bucketBits: 8, lexicon: .empty(bits: 8)))
+        weights[0] = 0x00
+        #expect(throws: ModelError.badMagic(path: "w.bin")) {
+            try WeightsFile.decode(Data(weights), path: "w.bin", expectedBucketBits: 8, expectedLexiconBits: 8)
+        }
+    }
+
+    @Test("A NaN weight is an error, never a score")
+    func nanWeightIsAnError() throws {
+        var model = ModelWeights.zeros(bucketBits: 8, lexicon: .empty(bits: 8))
+        model.sparse[5] = .nan
+        #expect(throws: ModelError.nonFiniteWeight(path: "w.bin", index: 5)) {
+            try WeightsFile.decode(Data(WeightsFile.encode(model)), path: "w.bin", expectedBucketBits: 8, expectedLexiconBits: 8)
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import Sentiment
+
+@Suite("Scoring")
+struct ScoringTests {
+    static let texts = Fixtures.sample.map(\.text) + [
+        "", "   ", "NOT BAD AT ALL!!!", "soooo good 😍😍", "@user check https://t.co/x #winning",
+        "naïve café ＨＥＬＬＯ", String(repeating: "long tweet ", count: 300), "\u{FFFD}\u{FFFD}",
+    ]
+
+    @Test("BLAS batch scores agree with the plain-Swift reference within 1e-5")
+    func blasAgreesWithReference() throws {
+        let model = try Fixtures.smallModel()
+        let batch = model.classify(Self.texts)
+        let decision = Decision(model.manifest.decision)
+        let buffer = TokenBuffer()
+        for (text, prediction) in zip(Self.texts, batch) {
+            var text = text
+            text.withUTF8 { buffer.tokenize(UnsafeRawBufferPointer($0), options: model.manifest.features.tokenizerOptions, seed: model.manifest.features.hashSeed) }
+            var row = SparseRow()
+            var dense = [Float](repeating: 0, count: DenseFeature.count)
+            dense.withUnsafeMutableBufferPointer { model.extractor.extract(buffer, into: &row, dense: $0.baseAddress!) }
+            let z = ReferenceScorer.logits(indices: row.indices, values: row.values, dense: dense, weights: model.weights)
+            let t = model.manifest.decision.temperature
+            let top = z.map { $0 / t }.max()!
+            let e = z.map { exp($0 / t - top) }
+            let sum = e.reduce(0, +)
+            #expect(abs(prediction.probabilities.negative - e[0] / sum) < 1e-5)
+            #expect(abs(prediction.probabilities.neutral - e[1] / sum) < 1e-5)
+            #expect(abs(prediction.probabilities.positive - e[2] / sum) < 1e-5)
+            _ = decision
+        }
+    }
+
+    @Test("Probabilities lie in [0, 1] and sum to 1, and the score is p(positive) - p(negative)")
+    func probabilitiesAreWellFormed() throws {
+        let model = try Fixtures.smallModel()
+        for prediction in model.classify(Self.texts) {
+            let p = prediction.probabilities
+            for value in p.values { #expect((0...1).contains(value)) }
+            #expect(abs(p.values.reduce(0, +) - 1) < 1e-6)
+            #expect(abs(prediction.score - (p.positive - p.negative)) < 1e-12)
+            #expect((-1...1).contains(prediction.score))
+        }
+    }
+
+    @Test("A batch of any size gives one prediction per text, in order", arguments: [0, 1, 255, 256, 257, 1000])
+    func batchesKeepOrder(size: Int) throws {
+        let model = try Fixtures.smallModel()
+        let texts = (0..<size).map { Self.texts[$0 % Self.texts.count] }
+        let batch = model.classify(texts)
+        #expect(batch.count == size)
+        for (text, prediction) in zip(texts, batch) { #expect(model.classify(text) == prediction) }
+    }
+
+    @Test("The UTF-8 fast path matches the String API, invalid bytes included")
+    func utf8PathMatchesStrings() throws {
+        let model = try Fixtures.smallModel()
+        let raw: [[UInt8]] = Self.texts.map { Array($0.utf8) } + [[0xFF, 0xFE, 0x61], [0xE2, 0x82], [0xC0, 0xAF, 0x20, 0x3A, 0x29]]
+        let workspace = model.makeWorkspace()
+        let pointers = raw.map { bytes -> UnsafeRawBufferPointer in
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+            copy.copyBytes(from: bytes)
+            return UnsafeRawBufferPointer(rebasing: copy[0..<bytes.count])
+        }
+        defer { pointers.forEach { UnsafeMutableRawBufferPointer(mutating: $0).deallocate() } }
+        let fast = model.classify(utf8: pointers, workspace: workspace)
+        #expect(fast.count == raw.count)
+        let strings = raw.map { String(decoding: $0, as: UTF8.self) }
+        #expect(Array(fast.prefix(Self.texts.count)) == model.classify(Array(strings.prefix(Self.texts.count))))
+    }
+
+    @Test("Many tasks sharing one model get the same answers as one by one")
+    func sharedModelIsThreadSafe() async throws {
+        let model = try Fixtures.smallModel()
+        let expected = model.classify(Self.texts)
+        try await withThrowingTaskGroup(of: [Prediction].self) { group in
+            for _ in 0..<8 { group.addTask { model.classify(Self.texts) } }
+            for try await result in group { #expect(result == expected) }
+        }
+    }
+
+    @Test("The async sequence form yields one prediction per text, in order")
+    func asyncSequenceKeepsOrder() async throws {
+        let model = try Fixtures.smallModel()
+        let stream = AsyncStream<String> { continuation in
+            for text in Self.texts { continuation.yield(text) }
+            continuation.finish()
+        }
+        var results: [Prediction] = []
+        for try await prediction in model.predictions(for: stream) { results.append(prediction) }
+        #expect(results == model.classify(Self.texts))
+    }
+}

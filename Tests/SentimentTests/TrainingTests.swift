@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+@testable import Sentiment
+
+@Suite("Training")
+struct TrainingTests {
+    @Test("Training on a small labelled sample learns it")
+    func trainingLearnsSample() throws {
+        let model = try Fixtures.smallModel()
+        let evaluation = Evaluation(gold: Fixtures.sample.map(\.label), predictions: model.classify(Fixtures.sample.map(\.text)))
+        #expect(evaluation.accuracy >= 0.9)
+        #expect(model.classify("I love it, what a great day").label == .positive)
+        #expect(model.classify("I hate this, the worst").label == .negative)
+    }
+
+    @Test("Training is deterministic for a seed")
+    func trainingIsDeterministic() throws {
+        let first = try Fixtures.smallModel(), second = try Fixtures.smallModel()
+        #expect(first.weights.sparse == second.weights.sparse)
+        #expect(first.manifest.decision == second.manifest.decision)
+    }
+
+    @Test("Folds are stratified: each fold holds a share of every class")
+    func foldsAreStratified() {
+        let folds = Trainer.assignFolds(Fixtures.sample, folds: 3, seed: 7)
+        for k in 0..<3 {
+            for label in SentimentLabel.allCases {
+                let members = Fixtures.sample.indices.filter { folds[$0] == k && Fixtures.sample[$0].label == label }
+                #expect(members.count >= 3)
+            }
+        }
+    }
+
+    @Test("L-BFGS finds the minimum of a quadratic")
+    func lbfgsMinimizesQuadratic() {
+        var x = [Double](repeating: 0, count: 5)
+        let target: [Double] = [1, -2, 3, 0.5, -0.25]
+        let report = LBFGS(maxIterations: 100, tolerance: 1e-14).minimize(&x) { x, gradient in
+            var f = 0.0
+            for i in 0..<x.count {
+                let weight = Double(i + 1)
+                f += weight * (x[i] - target[i]) * (x[i] - target[i])
+                gradient[i] = 2 * weight * (x[i] - target[i])
+            }
+            return f
+        }
+        #expect(report.objective < 1e-8)
+        for i in 0..<5 { #expect(abs(x[i] - target[i]) < 1e-4) }
+    }
+
+    @Test("Reading a TSV without a text column names the file and line 1")
+    func tsvWithoutTextColumnFails() throws {
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent("bad.tsv")
+        try "id\tlabel\tbody\n1\tpositive\thi\n".write(to: url, atomically: true, encoding: .utf8)
+        #expect {
+            try LabeledExample.readTSV(url.path)
+        } throws: { error in
+            (error as? DataFileError)?.line == 1
+        }
+    }
+
+    @Test("Reading a TSV with an unknown label names the line")
+    func tsvWithUnknownLabelFails() throws {
+        let url = try Fixtures.temporaryDirectory().appendingPathComponent("bad.tsv")
+        try "id\tlabel\ttext\n1\tpositive\thi\n2\tmaybe\tho\n".write(to: url, atomically: true, encoding: .utf8)
+        #expect {
+            try LabeledExample.readTSV(url.path)
+        } throws: { error in
+            guard let error = error as? DataFileError else { return false }
+            return error.line == 3 && error.reason.contains("maybe")
+        }
+    }
+}

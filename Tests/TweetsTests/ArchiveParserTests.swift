@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+@testable import Tweets
+
+@Suite("Archive parser")
+struct ArchiveParserTests {
+    static func entry(_ id: String, _ text: String, _ date: String = "Wed Oct 10 20:19:24 +0000 2018") -> String {
+        """
+          {
+            "tweet" : {
+              "retweeted" : false,
+              "entities" : { "hashtags" : [ ], "user_mentions" : [ { "name" : "X", "id_str" : "1" } ] },
+              "id_str" : "\(id)",
+              "id" : "\(id)",
+              "created_at" : "\(date)",
+              "full_text" : "\(text)",
+              "lang" : "en"
+            }
+          }
+        """
+    }
+
+    // MARK: - Archive folders
+
+    @Test("An archive folder reads the owner, tweets.js and its parts; malformed entries are reported and skipped")
+    func archiveFolder() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            try directory.write("archive/data/account.js", """
+                window.YTD.account.part0 = [ { "account" : { "email" : "a@example.com", "username" : "sunny",
+                  "accountId" : "42", "createdAt" : "2015-01-01T00:00:00.000Z", "accountDisplayName" : "Sunny D" } } ]
+                """)
+            try directory.write("archive/data/profile.js", """
+                window.YTD.profile.part0 = [ { "profile" : { "description" : { "bio" : "Made up", "website" : "" },
+                  "avatarMediaUrl" : "https://example.com/a.png" } } ]
+                """)
+            try directory.write("archive/data/tweets.js", "window.YTD.tweets.part0 = [\n"
+                + [Self.entry("1001", "I love mornings &amp; tea"), Self.entry("1002", "no date", "yesterday"),
+                   Self.entry("1003", "a plain note")].joined(separator: ",\n") + "\n]")
+            // Part 1: entry 2 lacks a closing brace, entry 3 is not JSON at all.
+            let broken = Self.entry("2002", "broken").replacingOccurrences(of: "\"lang\" : \"en\"\n    }", with: "\"lang\" : \"en\"\n")
+            try directory.write("archive/data/tweets-part1.js", "window.YTD.tweets.part1 = [\n"
+                + [Self.entry("2001", "part one tweet"), broken, "  {\"tweet\" : {\"id_str\": \"2003\", \"full_text\" oops}}",
+                   Self.entry("2004", "after the damage")].joined(separator: ",\n") + "\n]")
+
+            let contents = try ArchiveParser.load(from: directory.url.appendingPathComponent("archive"))
+            #expect(contents.users.map(\.username) == ["sunny"])
+            #expect(contents.users.first?.description == "Made up")
+            #expect(Set(contents.tweets.map(\.id)) == ["1001", "1003", "2001", "2004"])
+            #expect(contents.tweets.allSatisfy { $0.authorID == "42" })
+            #expect(contents.tweets.first { $0.id == "1001" }?.text == "I love mornings & tea")
+            #expect(contents.issues.map(\.description) == [
+                "data/tweets.js, entry 2: tweet 1002: invalid created_at",
+                "data/tweets-part1.js, entry 2: unterminated entry",
+                "data/tweets-part1.js, entry 3: invalid JSON",
+            ])
+        }
+    }
+
+    @Test("An older tweet.js without the tweet wrapper is read")
+    func olderArchive() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            try directory.write("old/data/tweet.js", """
+                window.YTD.tweet.part0 = [ {
+                  "id_str" : "11", "full_text" : "old style", "created_at" : "Mon Jan 05 10:00:00 +0000 2015"
+                }, {
+                  "id_str" : "12", "full_text" : "older style", "created_at" : "Sun Jan 04 10:00:00 +0000 2015"
+                } ]
+                """)
+            let contents = try ArchiveParser.load(from: directory.url.appendingPathComponent("old"))
+            #expect(contents.tweets.map(\.id) == ["11", "12"])
+            #expect(contents.tweets.allSatisfy { $0.authorID.isEmpty })
+            #expect(contents.owner(username: "@Old")?.id == "local:old")
+        }
+    }
+
+    @Test("A truncated archive file keeps every complete entry")
+    func truncated() {
+        let text = "window.YTD.tweets.part0 = [\n" + Self.entry("1", "one") + ",\n" + Self.entry("2", "two") + ",\n"
+            + String(Self.entry("3", "three").prefix(80))
+        let contents = ArchiveParser.parse(Data(text.utf8), file: "tweets.js")
+        #expect(contents.tweets.map(\.id) == ["2", "1"])
+        #expect(contents.issues.map(\.position) == ["entry 3"])
+    }
+
+    @Test("A folder without tweet files is an error; a missing path too")
+    func folderErrors() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            try directory.write("empty/data/account.js", "window.YTD.account.part0 = []")
+            #expect(throws: ArchiveError.self) { try ArchiveParser.load(from: directory.url.appendingPathComponent("empty")) }
+            #expect(throws: ArchiveError.notFound(directory.path("nope"))) {
+                try ArchiveParser.load(from: directory.url.appendingPathComponent("nope"))
+            }
+        }
+    }
+
+    // MARK: - Dumps
+
+    @Test("JSON Lines of v1.1 tweets, with a bad line reported by number")
+    func jsonLinesV1() {
+        let text = """
+            {"id_str":"5","full_text":"v1 &lt;3","created_at":"Wed Oct 10 20:19:24 +0000 2018","lang":"en","user":{"id_str":"9","screen_name":"nine","name":"Nine"}}
+            {"id":6,"text":"numeric id","created_at":"Wed Oct 10 20:20:24 +0000 2018","user":{"id_str":"9","screen_name":"nine"}}
+            {"id_str":"7","full_text":"no closing brace"
+
+            {"id_str":"8","created_at":"Wed Oct 10 20:20:24 +0000 2018"}
+            """
+        let contents = ArchiveParser.parse(Data(text.utf8), file: "dump.jsonl")
+        #expect(contents.tweets.map(\.id) == ["6", "5"])
+        #expect(contents.tweets.last?.text == "v1 <3")
+        #expect(contents.users.map(\.username) == ["nine"])
+        #expect(contents.tweets.allSatisfy { $0.authorID == "9" })
+        #expect(contents.issues.map(\.description) == [
+            "dump.jsonl, line 3: invalid JSON", "dump.jsonl, line 5: tweet 8: missing text",
+        ])
+    }
+
+    @Test("JSON Lines of v2 tweets and v2 pages")
+    func jsonLinesV2() {
+        let text = """
+            {"id":"1445880548472328192","text":"v2 tweet","created_at":"2021-10-06T22:38:10.000Z","author_id":"77","lang":"en"}
+            {"data":[{"id":"1445880548472328193","text":"in a page","author_id":"77","created_at":"2021-10-06T22:39:10.000Z"},{"id":"x"}],"includes":{"users":[{"id":"77","username":"seventy","name":"Seventy Seven"}]},"meta":{"result_count":2}}
+            """
+        let contents = ArchiveParser.parse(Data(text.utf8), file: "v2.jsonl")
+        #expect(contents.tweets.map(\.text) == ["in a page", "v2 tweet"])
+        #expect(contents.users == [User(id: "77", username: "seventy", displayName: "Seventy Seven")])
+        #expect(contents.issues.map(\.description) == ["v2.jsonl, line 2 data[1]: tweet x: missing text"])
+    }
+
+    @Test("A pretty-printed v2 page and a JSON array are read")
+    func v2Page() {
+        let page = """
+            {
+              "data": [
+                {"id": "1", "text": "first", "created_at": "2021-10-06T22:38:10.000Z", "author_id": "5"}
+              ],
+              "meta": {"result_count": 1, "next_token": "abc"}
+            }
+            """
+        #expect(ArchiveParser.parse(Data(page.utf8), file: "page.json").tweets.map(\.id) == ["1"])
+        let array = "[" + #"{"id":"2","text":"a","created_at":"2021-10-06T22:38:10Z"}, 17, {"id":"3","text":"b","created_at":"2021-10-06T22:38:11Z"}"# + "]"
+        let contents = ArchiveParser.parse(Data(array.utf8), file: "array.json")
+        #expect(contents.tweets.map(\.id) == ["3", "2"])
+        #expect(contents.issues.map(\.position) == ["entry 2"])
+    }
+
+    // MARK: - Archive source
+
+    @Test("An archive source pages a user's tweets and knows its owner")
+    func archiveSource() async throws {
+        let tweets = (1...5).map { Tweet(id: "\($0)", authorID: "", text: "t\($0)", createdAt: referenceDate + Double($0)) }
+        let source = ArchiveSource(contents: ArchiveContents(tweets: tweets), owner: "someone")
+        let user = try await source.user(username: "@SOMEONE")
+        let first = try await source.tweets(of: user, maxResults: 3, cursor: nil)
+        #expect(first.items.map(\.id) == ["5", "4", "3"])
+        let second = try await source.tweets(of: user, maxResults: 3, cursor: first.nextCursor)
+        #expect(second.items.map(\.id) == ["2", "1"])
+        #expect(second.nextCursor == nil)
+        await #expect(throws: TweetSourceFailure.unknownUser("other")) { try await source.user(username: "other") }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Sentiment
+import Testing
+@testable import Tweets
+
+@Suite("Domain")
+struct DomainTests {
+    // MARK: - Themes
+
+    @Test("Theme colours and emoji are the named constants")
+    func themeConstants() {
+        #expect(Theme.happy.color.hex == "#FFD60A")
+        #expect(Theme.neutral.color.hex == "#8E8E93")
+        #expect(Theme.sad.color.hex == "#0A84FF")
+        #expect(Theme.happy.emoji == "😃")
+        #expect(Theme.neutral.emoji == "😐")
+        #expect(Theme.sad.emoji == "😔")
+        #expect(RGBColor(hex: "#0a84ff") == Theme.sadColor)
+        #expect(RGBColor(hex: "#12345") == nil)
+    }
+
+    @Test("The label decides the theme unless its margin is weak", arguments: [
+        // label, p(neg), p(neu), p(pos), expected
+        (SentimentLabel.positive, 0.05, 0.15, 0.80, Theme.happy),
+        (.positive, 0.24, 0.31, 0.45, .happy),   // score 0.21: just above the margin
+        (.positive, 0.30, 0.30, 0.40, .neutral), // score 0.10: too weak
+        (.negative, 0.80, 0.10, 0.10, .sad),
+        (.negative, 0.36, 0.30, 0.34, .neutral), // near tie
+        (.neutral, 0.20, 0.45, 0.35, .neutral),  // score +0.15 but the model says neutral
+    ])
+    func themeRule(label: SentimentLabel, negative: Double, neutral: Double, positive: Double, expected: Theme) {
+        let prediction = Prediction(label: label, probabilities: .init(negative: negative, neutral: neutral, positive: positive),
+                                    language: .english)
+        #expect(ThemeThresholds.default.theme(for: prediction) == expected)
+    }
+
+    @Test("Thresholds are configurable")
+    func configurableThresholds() {
+        let weak = Prediction(label: .positive, probabilities: .init(negative: 0.3, neutral: 0.3, positive: 0.4), language: .english)
+        #expect(ThemeThresholds(happyMinimumScore: 0, sadMinimumScore: 0).theme(for: weak) == .happy)
+        #expect(ThemeThresholds(happyMinimumScore: 0.5, sadMinimumScore: 0.5).theme(for: weak) == .neutral)
+    }
+
+    @Test("A non-English tweet gets no theme but an unsupported-language mood")
+    func unsupportedLanguage() {
+        let english = CountingClassifier.predict("I love this")
+        let byModel = Mood(prediction: CountingClassifier.predict("hola"), sourceLanguage: nil, thresholds: .default)
+        let bySource = Mood(prediction: english, sourceLanguage: "fr", thresholds: .default)
+        let mediaOnly = Mood(prediction: english, sourceLanguage: "qme", thresholds: .default)
+        #expect(byModel == .unsupportedLanguage("es"))
+        #expect(bySource == .unsupportedLanguage("fr"))
+        #expect(bySource.theme == nil)
+        #expect(mediaOnly == .themed(.happy))
+        #expect(Mood(prediction: english, sourceLanguage: "en-GB", thresholds: .default) == .themed(.happy))
+    }
+
+    // MARK: - JSON
+
+    @Test("A classified tweet encodes the jsonl field names")
+    func classifiedTweetJSON() throws {
+        let tweet = Tweet(id: "1", authorID: "7", text: "What a great day", createdAt: referenceDate, language: "en")
+        let classified = ClassifiedTweet(tweet: tweet, prediction: CountingClassifier.predict(tweet.text), modelID: "m@1")
+        let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(classified)) as? [String: Any])
+        #expect(object["id"] as? String == "1")
+        #expect(object["text"] as? String == "What a great day")
+        #expect(object["created_at"] as? String == "2024-05-01T12:00:00.000Z")
+        #expect(object["label"] as? String == "positive")
+        #expect((object["score"] as? Double).map { abs($0 - 0.75) < 1e-9 } == true)
+        let probabilities = try #require(object["probabilities"] as? [String: Double])
+        #expect(probabilities["positive"] == 0.8)
+        let theme = try #require(object["theme"] as? [String: String])
+        #expect(theme == ["name": "happy", "emoji": "😃", "color": "#FFD60A"])
+        #expect(object["mood"] as? String == "happy")
+
+        let decoded = try JSONDecoder().decode(ClassifiedTweet.self, from: JSONEncoder().encode(classified))
+        #expect(decoded == classified)
+    }
+
+    @Test("An unsupported-language tweet encodes a null theme")
+    func unsupportedJSON() throws {
+        let tweet = Tweet(id: "2", authorID: "7", text: "hola amigos", createdAt: referenceDate, language: "es")
+        let classified = ClassifiedTweet(tweet: tweet, prediction: CountingClassifier.predict(tweet.text), modelID: "m@1")
+        let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(classified)) as? [String: Any])
+        #expect(object["theme"] is NSNull)
+        #expect(object["mood"] as? String == "unsupported_language")
+    }
+
+    @Test("A stale timeline encodes its failure kind")
+    func timelineJSON() throws {
+        let timeline = Timeline(user: alice, tweets: [], nextCursor: nil, failure: .upstream(status: 503, problem: nil))
+        let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(timeline)) as? [String: Any])
+        #expect(object["stale"] as? Bool == true)
+        #expect(object["next_cursor"] is NSNull)
+        let failure = try #require(object["failure"] as? [String: Any])
+        #expect(failure["kind"] as? String == "upstream")
+        #expect(failure["status"] as? Int == 503)
+        #expect((object["user"] as? [String: Any])?["display_name"] as? String == "Alice Example")
+        #expect(try JSONDecoder().decode(Timeline.self, from: JSONEncoder().encode(timeline)) == timeline)
+    }
+
+    // MARK: - Dates and names
+
+    @Test("Both tweet date formats parse", arguments: [
+        ("Wed Oct 10 20:19:24 +0000 2018", 1_539_202_764.0),
+        ("2018-10-10T20:19:24.000Z", 1_539_202_764.0),
+        ("2018-10-10T20:19:24Z", 1_539_202_764.0),
+        ("2018-10-10T22:19:24+02:00", 1_539_202_764.0),
+        ("Wed Oct 10 22:19:24 +0200 2018", 1_539_202_764.0),
+    ])
+    func dates(text: String, expected: Double) {
+        #expect(TweetDate.parse(text)?.timeIntervalSince1970 == expected)
+    }
+
+    @Test("Invalid dates do not parse", arguments: ["", "yesterday", "2018-13-10T20:19:24Z", "Wed Foo 10 20:19:24 +0000 2018"])
+    func invalidDates(text: String) {
+        #expect(TweetDate.parse(text) == nil)
+    }
+
+    @Test("Dates print as ISO 8601 with milliseconds")
+    func printDates() {
+        #expect(TweetDate.iso8601String(Date(timeIntervalSince1970: 1_539_202_764.25)) == "2018-10-10T20:19:24.250Z")
+        #expect(TweetDate.iso8601String(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+    }
+
+    @Test("Usernames are compared without @ and case")
+    func usernames() {
+        #expect(User.key(for: " @Alice ") == "alice")
+        #expect(User.isValidUsername("@bob_builder"))
+        #expect(!User.isValidUsername("bob builder"))
+        #expect(!User.isValidUsername("../etc"))
+        #expect(!User.isValidUsername(""))
+    }
+
+    @Test("The bearer token never shows in descriptions")
+    func bearerTokenRedacted() throws {
+        let token = try #require(BearerToken("s3cr3t"))
+        #expect("\(token)" == "<redacted>")
+        #expect(String(reflecting: token).contains("s3cr3t") == false)
+        #expect(BearerToken("  ") == nil)
+        #expect(BearerToken.resolve(environment: ["X_BEARER_TOKEN": "abc", "HOME": "/nonexistent"])?.value == "abc")
+    }
+
+    @Test("The database location follows flag, environment, then XDG")
+    func databaseLocation() {
+        #expect(DatabaseLocation.resolve(flag: "/tmp/a.sqlite", environment: ["SENTIMENT_DB": "/tmp/b"]) == "/tmp/a.sqlite")
+        #expect(DatabaseLocation.resolve(flag: nil, environment: ["SENTIMENT_DB": "/tmp/b"]) == "/tmp/b")
+        #expect(DatabaseLocation.resolve(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"])
+            == "/data/swift-sentiment/tweets.sqlite")
+        #expect(DatabaseLocation.resolve(environment: ["HOME": "/home/u"]) == "/home/u/.local/share/swift-sentiment/tweets.sqlite")
+    }
+}

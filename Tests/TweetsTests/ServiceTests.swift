@@ -1,0 +1,224 @@
+import Foundation
+import Testing
+@testable import Tweets
+
+@Suite("Service")
+struct ServiceTests {
+    func makeService(
+        _ store: TweetStore, source: (any TweetSource)?, classifier: CountingClassifier = CountingClassifier(),
+        sleeper: VirtualSleeper = VirtualSleeper(), pageSize: Int = 20
+    ) -> TweetService {
+        TweetService(store: store, source: source, classifier: classifier,
+                     options: .init(pageSize: pageSize, historyLimit: 5), sleeper: sleeper, logger: testLogger)
+    }
+
+    // MARK: - Classification cache
+
+    @Test("A second timeline call classifies no tweet")
+    func secondCallClassifiesNothing() async throws {
+        try await withStore { store, _ async throws in
+            let source = FakeSource(users: [alice], tweets: sampleTweets(6, by: alice))
+            let classifier = CountingClassifier()
+            let service = makeService(store, source: source, classifier: classifier)
+
+            let first = try await service.timeline(username: "alice")
+            #expect(first.tweets.count == 6)
+            #expect(classifier.batches.count == 1)
+            #expect(classifier.classifiedCount == 6)
+            #expect(!first.isStale)
+
+            let second = try await service.timeline(username: "@ALICE")
+            #expect(classifier.classifiedCount == 6)
+            #expect(second.tweets == first.tweets)
+            #expect(second.tweets.map(\.theme) == [.happy, .sad, .neutral, .happy, .sad, .neutral])
+        }
+    }
+
+    @Test("Only new tweets are classified, in one batch")
+    func onlyNewTweets() async throws {
+        try await withStore { store, _ async throws in
+            let tweets = sampleTweets(8, by: alice)
+            let source = FakeSource(users: [alice], tweets: Array(tweets.suffix(5)))
+            let classifier = CountingClassifier()
+            let service = makeService(store, source: source, classifier: classifier)
+            _ = try await service.timeline(username: "alice")
+            source.add(Array(tweets.prefix(3)))
+            let timeline = try await service.timeline(username: "alice")
+            #expect(classifier.batches.map(\.count) == [5, 3])
+            #expect(timeline.tweets.map(\.id) == tweets.map(\.id))
+        }
+    }
+
+    @Test("A new model version reclassifies lazily")
+    func newModelVersion() async throws {
+        try await withStore { store, _ async throws in
+            let source = FakeSource(users: [alice], tweets: sampleTweets(4, by: alice))
+            let old = CountingClassifier(modelID: "fake@1.0.0")
+            _ = try await makeService(store, source: source, classifier: old).timeline(username: "alice")
+            let new = CountingClassifier(modelID: "fake@2.0.0")
+            let timeline = try await makeService(store, source: nil, classifier: new).timeline(username: "alice", limit: 3)
+            #expect(new.classifiedCount == 3)
+            #expect(timeline.tweets.allSatisfy { $0.modelID == "fake@2.0.0" })
+            #expect(try await store.classificationCount(modelID: "fake@1.0.0") == 4)
+            #expect(try await store.classificationCount(modelID: "fake@2.0.0") == 3)
+        }
+    }
+
+    // MARK: - Failures
+
+    @Test("When the source fails, the stored timeline is answered, marked stale with the failure")
+    func staleOnFailure() async throws {
+        try await withStore { store, _ async throws in
+            let source = FakeSource(users: [alice], tweets: sampleTweets(3, by: alice))
+            let service = makeService(store, source: source)
+            let fresh = try await service.timeline(username: "alice")
+            for failure in [TweetSourceFailure.connection("refused"), .timeout, .upstream(status: 503, problem: nil),
+                            .rateLimited(resetAt: referenceDate + 900)] {
+                source.fail(with: failure)
+                let stale = try await service.timeline(username: "alice")
+                #expect(stale.isStale)
+                #expect(stale.failure == failure)
+                #expect(stale.tweets == fresh.tweets)
+                #expect(stale.user == alice)
+            }
+        }
+    }
+
+    @Test("When the source fails and nothing is stored, the failure is thrown")
+    func nothingStored() async throws {
+        try await withStore { store, _ async throws in
+            let source = FakeSource(users: [alice])
+            source.fail(with: .connection("refused"))
+            await #expect(throws: TweetServiceError.nothingStored(username: "alice", failure: .connection("refused"))) {
+                try await makeService(store, source: source).timeline(username: "alice")
+            }
+        }
+    }
+
+    @Test("An unknown user is an error even offline-first")
+    func unknownUser() async throws {
+        try await withStore { store, _ async throws in
+            let service = makeService(store, source: FakeSource(users: [alice]))
+            await #expect(throws: TweetServiceError.unknownUser("nobody")) {
+                try await service.timeline(username: "nobody")
+            }
+            await #expect(throws: TweetServiceError.invalidUsername("no body")) {
+                try await service.timeline(username: "no body")
+            }
+        }
+    }
+
+    @Test("Offline, the store answers and the source is not called")
+    func offline() async throws {
+        try await withStore { store, _ async throws in
+            let source = FakeSource(users: [alice], tweets: sampleTweets(3, by: alice))
+            _ = try await makeService(store, source: source).timeline(username: "alice")
+            let calls = source.calls
+            let offline = makeService(store, source: nil)
+            let timeline = try await offline.timeline(username: "alice")
+            #expect(timeline.tweets.count == 3)
+            #expect(!timeline.isStale)
+            #expect(source.calls == calls)
+            await #expect(throws: TweetServiceError.nothingStored(username: "bob", failure: nil)) {
+                try await offline.timeline(username: "bob")
+            }
+        }
+    }
+
+    // MARK: - Paging
+
+    @Test("Cursors page through the whole timeline, fetching each source page once")
+    func paging() async throws {
+        try await withStore { store, _ async throws in
+            let tweets = sampleTweets(11, by: alice)
+            let source = FakeSource(users: [alice], tweets: tweets)
+            let service = makeService(store, source: source, pageSize: 4)
+            var seen: [String] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                let page = try await service.timeline(username: "alice", cursor: cursor)
+                seen += page.tweets.map(\.id)
+                cursor = page.nextCursor
+                pages += 1
+            } while cursor != nil && pages < 10
+            #expect(seen == tweets.map(\.id))
+            #expect(pages == 3)
+            #expect(source.calls == 4) // one user lookup, three pages
+        }
+    }
+
+    @Test("A stale page still continues with what is stored")
+    func stalePaging() async throws {
+        try await withStore { store, _ async throws in
+            let tweets = sampleTweets(6, by: alice)
+            let source = FakeSource(users: [alice], tweets: tweets)
+            let service = makeService(store, source: source, pageSize: 3)
+            let first = try await service.timeline(username: "alice")
+            _ = try await service.timeline(username: "alice", cursor: first.nextCursor)
+            source.fail(with: .timeout)
+            let staleFirst = try await service.timeline(username: "alice")
+            #expect(staleFirst.isStale)
+            let staleSecond = try await service.timeline(username: "alice", cursor: staleFirst.nextCursor)
+            #expect(staleSecond.tweets.map(\.id) == tweets.suffix(3).map(\.id))
+            await #expect(throws: TweetServiceError.invalidCursor) {
+                try await service.timeline(username: "alice", cursor: "garbage!")
+            }
+        }
+    }
+
+    // MARK: - Users and history
+
+    @Test("Searched usernames are recorded, newest first, without duplicates, capped")
+    func searchHistory() async throws {
+        try await withStore { store, _ async throws in
+            let users = (1...7).map { User(id: "\($0)", username: "user\($0)", displayName: "User \($0)") }
+            let sleeper = VirtualSleeper()
+            let service = makeService(store, source: FakeSource(users: users), sleeper: sleeper)
+            for name in ["user1", "user2", "User1", "user3", "user4", "user5", "user6", "user7", "user6"] {
+                sleeper.advance(by: 1)
+                _ = try await service.timeline(username: name)
+            }
+            #expect(try await service.searchHistory().map(\.username) == ["user6", "user7", "user5", "user4", "user3"])
+            await #expect(throws: TweetServiceError.unknownUser("nobody")) { try await service.timeline(username: "nobody") }
+            #expect(try await service.searchHistory().first?.username == "user6")
+            try await service.clearSearchHistory()
+            #expect(try await service.searchHistory().isEmpty)
+        }
+    }
+
+    @Test("Users are searched by prefix in the store")
+    func searchUsers() async throws {
+        try await withStore { store, _ async throws in
+            let service = makeService(store, source: FakeSource(users: [alice, bob], tweets: sampleTweets(1, by: alice)))
+            _ = try await service.timeline(username: "alice")
+            #expect(try await service.searchUsers(prefix: "Al") == [alice])
+            #expect(try await service.searchUsers(prefix: "bo").isEmpty)
+        }
+    }
+
+    // MARK: - Imports
+
+    @Test("An import stores and classifies once; a second import adds nothing")
+    func importTwice() async throws {
+        try await withStore { store, _ async throws in
+            let classifier = CountingClassifier()
+            let service = TweetService(store: store, source: nil, classifier: classifier,
+                                       options: .init(importBatchSize: 4), logger: testLogger)
+            var tweets = sampleTweets(10, by: alice)
+            for index in tweets.indices { tweets[index].authorID = "" }
+            let contents = ArchiveContents(tweets: tweets, issues: [ArchiveIssue(file: "f", position: "line 2", reason: "x")])
+            await #expect(throws: TweetServiceError.ownerRequired) { try await service.importArchive(contents) }
+
+            let summary = try await service.importArchive(contents, owner: "alice")
+            #expect(summary.tweetsAdded == 10)
+            #expect(summary.tweetsClassified == 10)
+            #expect(summary.issues.count == 1)
+            #expect(classifier.batches.map(\.count) == [4, 4, 2])
+            let again = try await service.importArchive(contents, owner: "Alice")
+            #expect(again.tweetsAdded == 0)
+            #expect(again.tweetsClassified == 0)
+            #expect(try await service.timeline(username: "alice").tweets.count == 10)
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import Tweets
+
+@Suite("Store")
+struct StoreTests {
+    // MARK: - Schema
+
+    @Test("A new file is created and migrated from empty, in WAL mode")
+    func migrationsFromEmpty() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.path("nested/folder/tweets.sqlite")
+            #expect(!FileManager.default.fileExists(atPath: path))
+            let store = try TweetStore(path: path, logger: testLogger)
+            #expect(FileManager.default.fileExists(atPath: path))
+            #expect(try await store.appliedMigrations() == TweetStore.migrationNames)
+            #expect(TweetStore.migrationNames == [
+                "v1-createUser", "v1-createTweet", "v1-createClassification", "v1-createSearchHistory",
+            ])
+            #expect(try await store.journalMode() == "wal")
+        }
+    }
+
+    @Test("Reopening a migrated file keeps its data")
+    func reopen() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.path("tweets.sqlite")
+            do {
+                let store = try TweetStore(path: path, logger: testLogger)
+                try await store.save(users: [alice], tweets: sampleTweets(3, by: alice))
+            }
+            let reopened = try TweetStore(path: path, logger: testLogger)
+            #expect(try await reopened.tweetCount() == 3)
+            #expect(try await reopened.user(username: "ALICE") == alice)
+        }
+    }
+
+    // MARK: - Users and tweets
+
+    @Test("Saving tweets twice stores them once and reports only the new ones")
+    func saveTwice() async throws {
+        try await withStore { store, _ async throws in
+            let tweets = sampleTweets(5, by: alice)
+            #expect(try await store.save(users: [alice], tweets: Array(tweets.prefix(3))).count == 3)
+            #expect(try await store.save(users: [alice], tweets: tweets) == tweets.suffix(2).map(\.id))
+            #expect(try await store.tweetCount(authorID: alice.id) == 5)
+        }
+    }
+
+    @Test("A user update keeps a known description when the new one is missing")
+    func userUpdate() async throws {
+        try await withStore { store, _ async throws in
+            try await store.save(user: alice)
+            var renamed = alice
+            renamed.username = "alice2"
+            renamed.description = nil
+            try await store.save(user: renamed)
+            #expect(try await store.user(id: alice.id)?.description == alice.description)
+            #expect(try await store.user(username: "alice2")?.id == alice.id)
+            #expect(try await store.user(username: "alice") == nil)
+        }
+    }
+
+    @Test("Timelines page newest first below a tweet")
+    func timelinePages() async throws {
+        try await withStore { store, _ async throws in
+            let tweets = sampleTweets(7, by: alice)
+            try await store.save(users: [alice, bob], tweets: tweets + sampleTweets(2, by: bob))
+            let first = try await store.timeline(authorID: alice.id, modelID: "m", limit: 4)
+            #expect(first.map(\.tweet.id) == tweets.prefix(4).map(\.id))
+            let second = try await store.timeline(authorID: alice.id, modelID: "m", before: first.last?.tweet.id, limit: 4)
+            #expect(second.map(\.tweet.id) == tweets.suffix(3).map(\.id))
+            #expect(second.allSatisfy { $0.prediction == nil })
+        }
+    }
+
+    @Test("Classifications are stored per model")
+    func classificationsPerModel() async throws {
+        try await withStore { store, _ async throws in
+            let tweets = sampleTweets(3, by: alice)
+            try await store.save(users: [alice], tweets: tweets)
+            let prediction = CountingClassifier.predict(tweets[0].text)
+            try await store.saveClassifications([(tweets[0].id, prediction)], modelID: "m@1")
+            let rows = try await store.timeline(authorID: alice.id, modelID: "m@1", limit: 10)
+            #expect(rows.first?.prediction == prediction)
+            #expect(rows.dropFirst().allSatisfy { $0.prediction == nil })
+            #expect(try await store.unclassifiedTweets(modelID: "m@1").count == 2)
+            #expect(try await store.unclassifiedTweets(modelID: "m@2").count == 3)
+            #expect(try await store.classificationCount(modelID: "m@1") == 1)
+        }
+    }
+
+    @Test("Prefix search matches usernames and display names, case-insensitively")
+    func prefixSearch() async throws {
+        try await withStore { store, _ async throws in
+            let carol = User(id: "300", username: "carol", displayName: "Bobby Carol")
+            try await store.save(users: [alice, bob, carol], tweets: [])
+            #expect(try await store.users(prefix: "BO").map(\.username) == ["bob_builder", "carol"])
+            #expect(try await store.users(prefix: "@al").map(\.id) == [alice.id])
+            #expect(try await store.users(prefix: "%").isEmpty)
+            #expect(try await store.users(prefix: "").isEmpty)
+        }
+    }
+
+    // MARK: - Search history
+
+    @Test("History is most recent first, without duplicates, capped and clearable")
+    func history() async throws {
+        try await withStore { store, _ async throws in
+            for (offset, name) in ["alice", "bob", "Alice", "carol", "dave"].enumerated() {
+                try await store.recordSearch(username: name, at: referenceDate + Double(offset), limit: 3)
+            }
+            #expect(try await store.searchHistory().map(\.username) == ["dave", "carol", "Alice"])
+            try await store.clearSearchHistory()
+            #expect(try await store.searchHistory().isEmpty)
+        }
+    }
+
+    @Test("History persists across openings")
+    func historyPersists() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.path("tweets.sqlite")
+            try await TweetStore(path: path, logger: testLogger).recordSearch(username: "@bob", at: referenceDate, limit: 10)
+            let entries = try await TweetStore(path: path, logger: testLogger).searchHistory()
+            #expect(entries == [SearchHistoryEntry(username: "bob", searchedAt: referenceDate)])
+        }
+    }
+}

@@ -1,0 +1,274 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import Testing
+@testable import Tweets
+
+@Suite("X API client", .serialized)
+struct XAPIClientTests {
+    static let token = BearerToken("test-token-s3cr3t")!
+
+    /// Runs `body` with a client for a fake server, then stops both.
+    func withClient<T>(
+        retry: RetryPolicy = .standard,
+        timeout: Duration = .seconds(5),
+        logger: Logger = testLogger,
+        _ handler: @escaping @Sendable (FakeXServer.Request, Int) -> FakeXServer.Reply,
+        _ body: (XAPIClient, FakeXServer, VirtualSleeper) async throws -> T
+    ) async throws -> T {
+        let server = try await FakeXServer.start(handler)
+        let sleeper = VirtualSleeper()
+        do {
+            let result = try await HTTPClient.withHTTPClient { http in
+                let client = XAPIClient(
+                    configuration: .init(baseURL: server.baseURL, bearerToken: Self.token, requestTimeout: timeout,
+                                         excludeRetweets: true, excludeReplies: true, retryPolicy: retry),
+                    httpClient: http, sleeper: sleeper, logger: logger)
+                return try await body(client, server, sleeper)
+            }
+            try await server.stop()
+            return result
+        } catch {
+            try? await server.stop()
+            throw error
+        }
+    }
+
+    // MARK: - Success
+
+    @Test("A user is looked up with the bearer token")
+    func lookUpUser() async throws {
+        try await withClient({ _, _ in .respond(status: 200, body: XBodies.user()) }) { client, server, _ in
+            let user = try await client.user(username: "@alice")
+            #expect(user == User(id: "100", username: "Alice", displayName: "Alice Example", description: "Made up.",
+                                 avatarURL: URL(string: "https://example.com/a.png")))
+            let request = try #require(server.requests.first)
+            #expect(request.path == "/2/users/by/username/alice")
+            #expect(request.headers["authorization"] == "Bearer test-token-s3cr3t")
+            #expect(request.query["user.fields"] == "description,profile_image_url")
+        }
+    }
+
+    @Test("Timelines page with max_results and pagination_token")
+    func pagination() async throws {
+        try await withClient({ request, _ in
+            request.query["pagination_token"] == nil
+                ? .respond(status: 200, body: XBodies.tweets(6...10, next: "page2"))
+                : .respond(status: 200, body: XBodies.tweets(1...5, next: nil))
+        }) { client, server, _ in
+            let first = try await client.tweets(of: alice, maxResults: 2, cursor: nil)
+            #expect(first.items.map(\.id) == ["10", "9", "8", "7", "6"])
+            #expect(first.items.first?.text == "tweet 10 is great & fun")
+            #expect(first.items.allSatisfy { $0.authorID == alice.id && $0.language == "en" })
+            #expect(first.nextCursor == "page2")
+            let second = try await client.tweets(of: alice, maxResults: 500, cursor: first.nextCursor)
+            #expect(second.items.count == 5)
+            #expect(second.nextCursor == nil)
+            let queries = server.requests.map(\.query)
+            #expect(server.requests.first?.path == "/2/users/100/tweets")
+            #expect(queries.map { $0["max_results"] } == ["5", "100"])
+            #expect(queries.map { $0["pagination_token"] } == [nil, "page2"])
+            #expect(queries.first?["tweet.fields"] == "created_at,lang")
+            #expect(queries.first?["exclude"] == "retweets,replies")
+        }
+    }
+
+    // MARK: - Failures
+
+    @Test("5xx then success: retried after 4 s and 8 s")
+    func serverErrorsThenSuccess() async throws {
+        try await withClient({ _, index in
+            index < 2 ? .respond(status: index == 0 ? 503 : 502, body: "{}") : .respond(status: 200, body: XBodies.user())
+        }) { client, server, sleeper in
+            _ = try await client.user(username: "alice")
+            #expect(server.requests.count == 3)
+            #expect(sleeper.sleeps == [.seconds(4), .seconds(8)])
+        }
+    }
+
+    @Test("Persistent 5xx fails as an upstream error with its status after 3 attempts")
+    func persistentServerError() async throws {
+        try await withClient({ _, _ in .respond(status: 500, body: #"{"title":"Internal Error"}"#) }) { client, server, sleeper in
+            await #expect(throws: TweetSourceFailure.upstream(status: 500, problem: XAPIProblem(title: "Internal Error"))) {
+                try await client.user(username: "alice")
+            }
+            #expect(server.requests.count == 3)
+            #expect(sleeper.sleeps == [.seconds(4), .seconds(8)])
+        }
+    }
+
+    @Test("A 4xx is not retried and its problem object is decoded")
+    func unauthorized() async throws {
+        try await withClient({ _, _ in .respond(status: 401, body: XBodies.unauthorized) }) { client, server, sleeper in
+            await #expect(throws: TweetSourceFailure.upstream(
+                status: 401, problem: XAPIProblem(title: "Unauthorized", type: "about:blank", detail: "Unauthorized", status: 401))
+            ) {
+                try await client.user(username: "alice")
+            }
+            #expect(server.requests.count == 1)
+            #expect(sleeper.sleeps.isEmpty)
+        }
+    }
+
+    @Test("A dropped connection is a connection error, retried")
+    func droppedConnection() async throws {
+        try await withClient({ _, index in index == 0 ? .drop : .respond(status: 200, body: XBodies.user()) }) {
+            client, server, sleeper in
+            _ = try await client.user(username: "alice")
+            #expect(server.requests.count == 2)
+            #expect(sleeper.sleeps == [.seconds(4)])
+        }
+        try await withClient(retry: .none, { _, _ in .drop }) { client, _, _ in
+            await #expect {
+                try await client.user(username: "alice")
+            } throws: { error in
+                if case .connection = error as? TweetSourceFailure { return true }
+                return false
+            }
+        }
+    }
+
+    @Test("A request with no answer times out")
+    func timeout() async throws {
+        try await withClient(retry: .none, timeout: .milliseconds(300), { _, _ in .hang }) { client, _, _ in
+            await #expect(throws: TweetSourceFailure.timeout) { try await client.user(username: "alice") }
+        }
+    }
+
+    @Test("A malformed body is reported, not retried")
+    func malformedBody() async throws {
+        try await withClient({ _, _ in .respond(status: 200, body: "<html>oops") }) { client, server, sleeper in
+            await #expect {
+                try await client.tweets(of: alice, maxResults: 10, cursor: nil)
+            } throws: { error in
+                if case .malformedResponse = error as? TweetSourceFailure { return true }
+                return false
+            }
+            #expect(server.requests.count == 1)
+            #expect(sleeper.sleeps.isEmpty)
+        }
+    }
+
+    @Test("An unknown user is reported from an errors array or a 404")
+    func unknownUser() async throws {
+        try await withClient({ _, index in
+            index == 0 ? .respond(status: 200, body: XBodies.unknownUser) : .respond(status: 404, body: XBodies.unauthorized)
+        }) { client, _, _ in
+            await #expect(throws: TweetSourceFailure.unknownUser("nobody")) { try await client.user(username: "nobody") }
+            await #expect(throws: TweetSourceFailure.unknownUser("nobody")) { try await client.user(username: "NoBody") }
+        }
+    }
+
+    // MARK: - Rate limits
+
+    @Test("A 429 with a near reset waits for it, then succeeds")
+    func shortRateLimit() async throws {
+        let reset = Int(referenceDate.timeIntervalSince1970) + 5
+        try await withClient({ _, index in
+            index == 0
+                ? .respond(status: 429, headers: [("x-rate-limit-remaining", "0"), ("x-rate-limit-reset", "\(reset)")],
+                           body: #"{"title":"Too Many Requests","status":429}"#)
+                : .respond(status: 200, body: XBodies.user())
+        }) { client, server, sleeper in
+            _ = try await client.user(username: "alice")
+            #expect(server.requests.count == 2)
+            #expect(sleeper.sleeps == [.seconds(5)])
+        }
+    }
+
+    @Test("A 429 with a far reset reports rate limiting with the reset time")
+    func longRateLimit() async throws {
+        let reset = Int(referenceDate.timeIntervalSince1970) + 900
+        try await withClient({ _, _ in
+            .respond(status: 429, headers: [("x-rate-limit-remaining", "0"), ("x-rate-limit-reset", "\(reset)")], body: "{}")
+        }) { client, server, sleeper in
+            await #expect(throws: TweetSourceFailure.rateLimited(resetAt: Date(timeIntervalSince1970: Double(reset)))) {
+                try await client.user(username: "alice")
+            }
+            #expect(server.requests.count == 1)
+            #expect(sleeper.sleeps.isEmpty)
+        }
+    }
+
+    @Test("A spent budget stops requests until the reset, without calling X")
+    func spentBudget() async throws {
+        let reset = Int(referenceDate.timeIntervalSince1970) + 600
+        try await withClient({ _, _ in
+            .respond(status: 200, headers: [("x-rate-limit-remaining", "0"), ("x-rate-limit-reset", "\(reset)")],
+                     body: XBodies.user())
+        }) { client, server, _ in
+            _ = try await client.user(username: "alice")
+            await #expect(throws: TweetSourceFailure.rateLimited(resetAt: Date(timeIntervalSince1970: Double(reset)))) {
+                try await client.user(username: "alice")
+            }
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    // MARK: - Service over the fake server
+
+    @Test("The service answers stale from the store when the X API goes down")
+    func serviceStaleWhenDown() async throws {
+        let down = LockedFlag()
+        try await withStore { store, _ async throws in
+            try await withClient({ request, _ in
+                if down.value { return .respond(status: 503, body: #"{"title":"Service Unavailable"}"#) }
+                return request.path.hasPrefix("/2/users/by/")
+                    ? .respond(status: 200, body: XBodies.user())
+                    : .respond(status: 200, body: XBodies.tweets(1...3, next: nil))
+            }) { client, _, _ in
+                let classifier = CountingClassifier()
+                let service = TweetService(store: store, source: client, classifier: classifier, logger: testLogger)
+                let fresh = try await service.timeline(username: "alice")
+                #expect(fresh.tweets.map(\.theme) == [.happy, .happy, .happy])
+                down.value = true
+                let stale = try await service.timeline(username: "alice")
+                #expect(stale.failure?.kind == "upstream")
+                #expect(stale.tweets == fresh.tweets)
+                #expect(classifier.classifiedCount == 3)
+            }
+        }
+    }
+
+    @Test("The bearer token never reaches the logs")
+    func tokenNotLogged() async throws {
+        let sink = LogSink()
+        var logger = Logger(label: "test", factory: { _ in sink })
+        logger.logLevel = .trace
+        try await withClient(logger: logger, { _, index in
+            index == 0 ? .respond(status: 500, body: "{}") : .respond(status: 200, body: XBodies.user())
+        }) { client, _, _ in
+            _ = try await client.user(username: "alice")
+        }
+        #expect(!sink.lines.isEmpty)
+        #expect(sink.lines.allSatisfy { !$0.contains("s3cr3t") })
+    }
+}
+
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var _value = false
+    var value: Bool {
+        get { lock.withLock { _value } }
+        set { lock.withLock { _value = newValue } }
+    }
+}
+
+/// A log handler that keeps every line, metadata included.
+final class LogSink: LogHandler, @unchecked Sendable {
+    private let lock = NSLock()
+    private var _lines: [String] = []
+    var lines: [String] { lock.withLock { _lines } }
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let line = "\(event.level) \(event.message) \(event.metadata ?? [:]) \(metadata)"
+        lock.withLock { _lines.append(line) }
+    }
+}
