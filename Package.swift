@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "Sentiment", targets: ["Sentiment"]),
         .library(name: "Tweets", targets: ["Tweets"]),
         .executable(name: "sentiment", targets: ["SentimentCLI"]),
+        .executable(name: "Bench", targets: ["Bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -36,6 +37,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // MARK: - Core engine
@@ -78,6 +83,27 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
 
+        // MARK: - HTTP service
+
+        /// `sentiment serve`: the classification API, the tweet API and the web page (Hummingbird 2).
+        .target(
+            name: "SentimentServer",
+            dependencies: [
+                "Sentiment",
+                "Tweets",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
+            resources: [.copy("Public")],
+            swiftSettings: swiftSettings
+        ),
+
         // MARK: - Executables
 
         /// The `sentiment` command line.
@@ -86,7 +112,21 @@ let package = Package(
             dependencies: [
                 "Sentiment",
                 "Tweets",
+                "SentimentServer",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        /// Throughput of every stage and of `sentiment classify`, against peers in the same run
+        /// (`swift run -c release Bench --help`). Built by `make test` so it keeps compiling;
+        /// its timings are never test assertions.
+        .executableTarget(
+            name: "Bench",
+            dependencies: [
+                "Sentiment",
+                "CTokenizer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -108,6 +148,23 @@ let package = Package(
             name: "TweetsTests",
             dependencies: [
                 "Tweets",
+                // A fake X API server on 127.0.0.1.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SentimentServerTests",
+            dependencies: [
+                "SentimentServer",
+                "Sentiment",
+                "Tweets",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // A fake X API server on 127.0.0.1.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

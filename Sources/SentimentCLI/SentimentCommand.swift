@@ -11,6 +11,11 @@ struct SentimentCommand: AsyncParsableCommand {
             Data goes to standard output; progress, summaries and errors go to \
             standard error. Exit status: 0 success, 64 usage error, 65 bad data, \
             66 missing input.
+
+            Examples:
+              sentiment classify Examples/tweets.txt
+              echo 'worst day ever :(' | sentiment classify --format tsv
+              sentiment classify --help
             """,
         subcommands: [
             ClassifyCommand.self,
@@ -20,6 +25,7 @@ struct SentimentCommand: AsyncParsableCommand {
             TweetsCommand.self,
             ImportCommand.self,
             HistoryCommand.self,
+            ServeCommand.self,
         ]
     )
 }

@@ -67,7 +67,7 @@ struct JSONScannerTests {
         (#"{"ok":tru,"text":"x"}"#, "malformed JSON: unexpected character ',' at byte 9"),
         (#"{"ok":nul"#, "malformed JSON: unexpected end of input at byte 9"),
         (#"{"a":[1,2}"#, "malformed JSON: unexpected character '}' at byte 9"),
-        ("{\"text\":\"caf\u{E9}\"}\u{7F}", "malformed JSON: unexpected byte 0x7F at byte 15"),
+        ("{\"text\":\"caf\u{E9}\"}\u{7F}", "malformed JSON: unexpected byte 0x7F at byte 16"),  // é is two bytes
     ])
     func malformedLines(line: String, error: String) {
         #expect(TweetRecord.decoded(line) == [TweetRecord.Decoded(line: 1, error: error)])

@@ -23,18 +23,18 @@ struct LogisticObjective: @unchecked Sendable {
     var denseOffset: Int { 3 * buckets }
     var biasOffset: Int { 3 * buckets + 3 * DenseFeature.count }
 
-    /// The three scores of row `i` under parameters `theta`.
+    /// The three scores of row `i` under parameters `theta` (Double or Float).
     @inline(__always)
-    func logits(row i: Int, theta: UnsafePointer<Double>) -> (Double, Double, Double) {
-        var z0 = theta[biasOffset], z1 = theta[biasOffset + 1], z2 = theta[biasOffset + 2]
+    func logits<T: BinaryFloatingPoint>(row i: Int, theta: UnsafePointer<T>) -> (Double, Double, Double) {
+        var z0 = Double(theta[biasOffset]), z1 = Double(theta[biasOffset + 1]), z2 = Double(theta[biasOffset + 2])
         set.indices.withUnsafeBufferPointer { indices in
             set.values.withUnsafeBufferPointer { values in
                 for k in set.rowStart[i]..<set.rowStart[i + 1] {
                     let base = 3 * Int(indices[k])
                     let v = Double(values[k])
-                    z0 += v * theta[base]
-                    z1 += v * theta[base + 1]
-                    z2 += v * theta[base + 2]
+                    z0 += v * Double(theta[base])
+                    z1 += v * Double(theta[base + 1])
+                    z2 += v * Double(theta[base + 2])
                 }
             }
         }
@@ -43,9 +43,9 @@ struct LogisticObjective: @unchecked Sendable {
             for j in 0..<d {
                 let x = Double(dense[i * d + j])
                 let base = denseOffset + 3 * j
-                z0 += x * theta[base]
-                z1 += x * theta[base + 1]
-                z2 += x * theta[base + 2]
+                z0 += x * Double(theta[base])
+                z1 += x * Double(theta[base + 1])
+                z2 += x * Double(theta[base + 2])
             }
         }
         return (z0, z1, z2)
@@ -54,10 +54,13 @@ struct LogisticObjective: @unchecked Sendable {
     /// The objective at `theta`; its gradient is written to `gradient`.
     func evaluate(_ theta: [Double], gradient: inout [Double]) -> Double {
         let chunks = max(1, min(threads, rows.count / 256 + 1))
-        let parts = ParallelSlots<(gradient: [Double], loss: Double, weight: Double)>.run(chunks) { chunk in
+        // The passes over the data read and write the parameters at random: in
+        // Float they take half the memory traffic. Sums stay in Double.
+        let thetaFloat = theta.map { Float($0) }
+        let parts = ParallelSlots<(gradient: [Float], loss: Double, weight: Double)>.run(chunks) { chunk in
             let range = (rows.count * chunk / chunks)..<(rows.count * (chunk + 1) / chunks)
-            var partial = [Double](repeating: 0, count: parameterCount)
-            let (loss, weight) = theta.withUnsafeBufferPointer { theta in
+            var partial = [Float](repeating: 0, count: parameterCount)
+            let (loss, weight) = thetaFloat.withUnsafeBufferPointer { theta in
                 partial.withUnsafeMutableBufferPointer { g in
                     accumulate(rows[range], theta: theta.baseAddress!, gradient: g.baseAddress!)
                 }
@@ -66,10 +69,10 @@ struct LogisticObjective: @unchecked Sendable {
         }
         let totalWeight = max(parts.reduce(0) { $0 + $1.weight }, 1e-300)
         var loss = parts.reduce(0) { $0 + $1.loss } / totalWeight
-        gradient = parts[0].gradient
+        gradient = parts[0].gradient.map { Double($0) }
         for part in parts.dropFirst() {
             part.gradient.withUnsafeBufferPointer { g in
-                for k in 0..<parameterCount { gradient[k] += g[k] }
+                for k in 0..<parameterCount { gradient[k] += Double(g[k]) }
             }
         }
         let scale = 1 / totalWeight
@@ -85,7 +88,7 @@ struct LogisticObjective: @unchecked Sendable {
 
     /// Adds the weighted loss gradient of `rows` to `gradient`; returns the
     /// weighted loss and the total weight.
-    private func accumulate(_ rows: ArraySlice<Int>, theta: UnsafePointer<Double>, gradient: UnsafeMutablePointer<Double>) -> (Double, Double) {
+    private func accumulate(_ rows: ArraySlice<Int>, theta: UnsafePointer<Float>, gradient: UnsafeMutablePointer<Float>) -> (Double, Double) {
         var loss = 0.0, totalWeight = 0.0
         let d = DenseFeature.count
         for i in rows {
@@ -98,16 +101,20 @@ struct LogisticObjective: @unchecked Sendable {
             let p0 = e0 / sum, p1 = e1 / sum, p2 = e2 / sum
             loss -= w * log(max(y == 0 ? p0 : (y == 1 ? p1 : p2), 1e-300))
             totalWeight += w
-            let g0 = w * (p0 - (y == 0 ? 1 : 0)), g1 = w * (p1 - (y == 1 ? 1 : 0)), g2 = w * (p2 - (y == 2 ? 1 : 0))
-            for k in set.rowStart[i]..<set.rowStart[i + 1] {
-                let base = 3 * Int(set.indices[k])
-                let v = Double(set.values[k])
-                gradient[base] += v * g0
-                gradient[base + 1] += v * g1
-                gradient[base + 2] += v * g2
+            let g0 = Float(w * (p0 - (y == 0 ? 1 : 0))), g1 = Float(w * (p1 - (y == 1 ? 1 : 0))), g2 = Float(w * (p2 - (y == 2 ? 1 : 0)))
+            set.indices.withUnsafeBufferPointer { indices in
+                set.values.withUnsafeBufferPointer { values in
+                    for k in set.rowStart[i]..<set.rowStart[i + 1] {
+                        let base = 3 * Int(indices[k])
+                        let v = values[k]
+                        gradient[base] += v * g0
+                        gradient[base + 1] += v * g1
+                        gradient[base + 2] += v * g2
+                    }
+                }
             }
             for j in 0..<d {
-                let x = Double(set.dense[i * d + j])
+                let x = set.dense[i * d + j]
                 let base = denseOffset + 3 * j
                 gradient[base] += x * g0
                 gradient[base + 1] += x * g1

@@ -44,8 +44,9 @@ public struct Trainer: Sendable {
         // Lexicons: one per fold (from the other folds) and one from everything.
         let counter = LexiconCounter(bits: options.lexiconBits, folds: folds, settings: settings)
         let counts = counter.count(examples, fold: fold)
-        let fullLexicon = counts.lexicon(excluding: nil)
-        let foldLexicons = folds >= 2 ? (0..<folds).map { counts.lexicon(excluding: $0) } : [Lexicon.empty(bits: options.lexiconBits)]
+        let empty = Lexicon.empty(bits: options.lexiconBits)
+        let fullLexicon = options.learnsLexicon ? counts.lexicon(excluding: nil) : empty
+        let foldLexicons = folds >= 2 && options.learnsLexicon ? (0..<folds).map { counts.lexicon(excluding: $0) } : [Lexicon](repeating: empty, count: folds)
         let extractors = foldLexicons.map { FeatureExtractor(settings: settings, lexicon: $0) }
         log("featurizing \(examples.count) examples (\(folds) fold\(folds == 1 ? "" : "s"), \(threads) threads)")
         var set = TrainingSet.build(examples, threads: threads, extractor: { extractors[fold[$0]] },

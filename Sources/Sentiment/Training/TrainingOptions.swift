@@ -17,6 +17,9 @@ public struct TrainingOptions: Sendable, Hashable {
     public var balancedClassWeights: Bool = false
     /// The prior exponent α of the decision rule; nil chooses it by cross-validation.
     public var priorExponent: Double? = nil
+    /// Learn the word-polarity lexicon behind the dense lexicon features
+    /// (when false its table stays zero and those features are constant).
+    public var learnsLexicon: Bool = true
     /// log2 of the lexicon table's size.
     public var lexiconBits: Int = 18
     /// Worker threads (default: active processors).

@@ -179,7 +179,7 @@ public actor XAPIClient: TweetSource {
         if error is NIOTooManyBytesError {
             return .malformedResponse("response body larger than \(maximumBodySize) bytes")
         }
-        return .connection(String(describing: type(of: error)) + ": " + String(describing: error))
+        return .connection(String(describing: error))
     }
 
     private func decode<T: Decodable>(_ type: T.Type, from body: ByteBuffer) throws -> T {

@@ -1,0 +1,168 @@
+import Foundation
+
+/// The input every measurement reads: N tweets cycled from a source file, as a
+/// plain-text dump (one tweet per line) and as Twitter API v1.1 JSON Lines.
+struct Dump {
+    /// One tweet per line, UTF-8, `\n` endings.
+    var plain: URL
+    var plainTweets: Int
+    var plainBytes: Int
+    /// One v1.1 tweet object per line (a few KB each, a quarter of them retweets).
+    var jsonl: URL
+    var jsonlTweets: Int
+    var jsonlBytes: Int
+}
+
+/// The texts a dump is made from.
+struct Corpus {
+    /// Each text's UTF-8 bytes, without line breaks.
+    var texts: [[UInt8]]
+    /// Where they came from.
+    var source: String
+
+    /// Reads `path`: a TSV with an `id	label	text` header (the shared SemEval
+    /// files: the `text` column), or any other file with one text per line.
+    /// Tabs, CR and LF inside a text are folded to spaces; empty lines are skipped.
+    static func load(_ path: String) throws -> Corpus {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BenchError("cannot read \(path)")
+        }
+        let bytes = [UInt8](data)
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+        var column: Int?
+        if let header = lines.first, let names = String(bytes: header, encoding: .utf8)?.split(separator: "\t"),
+           names.count >= 2, let text = names.firstIndex(of: "text") {
+            column = text
+            lines.removeFirst()
+        }
+        var texts: [[UInt8]] = []
+        texts.reserveCapacity(lines.count)
+        for line in lines {
+            var text: [UInt8]
+            if let column {
+                let fields = line.split(separator: UInt8(ascii: "\t"), maxSplits: column, omittingEmptySubsequences: false)
+                guard fields.count > column else { continue }
+                text = Array(fields[column])
+            } else {
+                text = Array(line)
+            }
+            for i in text.indices where text[i] == 0x09 || text[i] == 0x0D { text[i] = 0x20 }
+            if !text.isEmpty { texts.append(text) }
+        }
+        guard !texts.isEmpty else { throw BenchError("no texts in \(path)") }
+        return Corpus(texts: texts, source: path)
+    }
+}
+
+/// Writes dumps into a work directory, and reuses them when they are already there.
+enum DumpWriter {
+    /// The plain and JSONL dumps for `tweets` and `jsonlTweets` texts of `corpus`.
+    static func make(corpus: Corpus, tweets: Int, jsonlTweets: Int, in directory: URL) throws -> Dump {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let tag = String(fnv1a(corpus.texts), radix: 16)
+        let plain = directory.appendingPathComponent("plain-\(tweets)-\(tag).txt")
+        let jsonl = directory.appendingPathComponent("v11-\(jsonlTweets)-\(tag).jsonl")
+        if !FileManager.default.fileExists(atPath: plain.path) {
+            try writeWithProgress(plain, "plain dump of \(tweets) tweets") { try writePlain(corpus: corpus, tweets: tweets, to: $0) }
+        }
+        if !FileManager.default.fileExists(atPath: jsonl.path) {
+            try writeWithProgress(jsonl, "v1.1 JSON Lines dump of \(jsonlTweets) tweets") { try writeJSONL(corpus: corpus, tweets: jsonlTweets, to: $0) }
+        }
+        return Dump(plain: plain, plainTweets: tweets, plainBytes: fileSize(plain),
+                    jsonl: jsonl, jsonlTweets: jsonlTweets, jsonlBytes: fileSize(jsonl))
+    }
+
+    /// Writes to `<url>.partial`, then renames: an interrupted run leaves no half dump behind.
+    private static func writeWithProgress(_ url: URL, _ what: String, _ body: (URL) throws -> Void) throws {
+        writeToStandardError("bench: writing \(what) to \(url.path)\n")
+        let partial = url.appendingPathExtension("partial")
+        do {
+            try body(partial)
+        } catch {
+            try? FileManager.default.removeItem(at: partial)
+            throw error
+        }
+        guard rename(partial.path, url.path) == 0 else {
+            throw BenchError("cannot rename \(partial.path): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    static func fileSize(_ url: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    /// `tweets` lines, the corpus cycled.
+    static func writePlain(corpus: Corpus, tweets: Int, to url: URL) throws {
+        let out = try ChunkedFile(url)
+        for i in 0..<tweets {
+            out.append(corpus.texts[i % corpus.texts.count])
+            out.append(UInt8(ascii: "\n"))
+        }
+        try out.close()
+    }
+
+    /// `tweets` v1.1 objects, the corpus cycled, deterministic (seeded).
+    static func writeJSONL(corpus: Corpus, tweets: Int, to url: URL) throws {
+        let out = try ChunkedFile(url)
+        var generator = TweetObjectGenerator(corpus: corpus)
+        for i in 0..<tweets {
+            out.append(generator.object(index: i))
+            out.append(UInt8(ascii: "\n"))
+        }
+        try out.close()
+    }
+
+    private static func fnv1a(_ texts: [[UInt8]]) -> UInt32 {
+        var hash: UInt32 = 0x811C_9DC5
+        for text in texts { for byte in text { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 } }
+        return hash
+    }
+}
+
+/// A file written in 4 MiB chunks.
+final class ChunkedFile {
+    private let file: UnsafeMutablePointer<FILE>
+    private var buffer: [UInt8] = []
+    private let path: String
+
+    init(_ url: URL) throws {
+        path = url.path
+        guard let file = fopen(url.path, "w") else { throw BenchError("cannot create \(url.path)") }
+        self.file = file
+        buffer.reserveCapacity(1 << 22)
+    }
+
+    func append(_ byte: UInt8) {
+        buffer.append(byte)
+        if buffer.count >= 1 << 22 { flush() }
+    }
+
+    func append<S: Sequence>(_ bytes: S) where S.Element == UInt8 {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 22 { flush() }
+    }
+
+    private func flush() {
+        buffer.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    func close() throws {
+        flush()
+        let failed = ferror(file) != 0
+        fclose(file)
+        if failed { throw BenchError("cannot write \(path)") }
+    }
+}
+
+/// splitmix64: a seeded, reproducible generator for ids, counts and names.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

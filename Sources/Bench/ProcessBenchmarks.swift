@@ -1,0 +1,72 @@
+import Foundation
+
+/// `sentiment classify` end to end: both dumps, one core and two, the 10×
+/// memory check, and the time to the first result.
+struct ProcessBenchmarks {
+    let classify: ClassifyProcess
+    let dump: Dump
+    let repeats: Int
+    let recorder: Recorder
+
+    /// Every benchmark this runs (for the filters).
+    static let names = ["process/plain-1-core", "process/plain-2-cores", "process/jsonl-1-core", "process/jsonl-2-cores",
+                        "load/process-first-result", "memory/plain-10x-2-cores"]
+
+    /// Plain and JSONL dumps, `taskset -c 0 … --threads 1` and `--threads 2`.
+    func endToEnd() throws {
+        let runs: [(name: String, input: URL, tweets: Int, bytes: Int, threads: Int, pinned: Bool)] = [
+            ("process/plain-1-core", dump.plain, dump.plainTweets, dump.plainBytes, 1, true),
+            ("process/plain-2-cores", dump.plain, dump.plainTweets, dump.plainBytes, 2, false),
+            ("process/jsonl-1-core", dump.jsonl, dump.jsonlTweets, dump.jsonlBytes, 1, true),
+            ("process/jsonl-2-cores", dump.jsonl, dump.jsonlTweets, dump.jsonlBytes, 2, false),
+        ]
+        for run in runs where recorder.wants(run.name) {
+            writeToStandardError("bench: \(run.name): \(classify.arguments(threads: run.threads, pinned: run.pinned).joined(separator: " ")) < \(run.input.lastPathComponent)\n")
+            recorder.begin()
+            var seconds: [Double] = [], cpu: [Double] = [], peak = 0, summary = ""
+            for _ in 0..<repeats {
+                let (child, line) = try classify.run(input: run.input, threads: run.threads, pinned: run.pinned)
+                seconds.append(child.seconds)
+                cpu.append(child.userSeconds + child.systemSeconds)
+                peak = max(peak, child.peakRSSBytes)
+                summary = line
+            }
+            recorder.record(run.name, group: "process", threads: run.threads, items: run.tweets, bytes: run.bytes,
+                            timings: Timings(seconds: seconds, cpuSeconds: cpu), peakRSS: peak,
+                            note: "stdout to /dev/null; \(summary)")
+        }
+    }
+
+    /// Process start to the first output byte, one line on stdin (model load included).
+    func firstResult() throws {
+        guard recorder.wants("load/process-first-result") else { return }
+        let arguments = [classify.executable, "classify", "--model", classify.model]
+        recorder.begin()
+        _ = try ChildProcess.timeToFirstOutput(arguments, input: Array("good morning :)\n".utf8))
+        var seconds: [Double] = [], cpu: [Double] = []
+        for _ in 0..<max(10, repeats) {
+            let (first, child) = try ChildProcess.timeToFirstOutput(arguments, input: Array("good morning :)\n".utf8))
+            seconds.append(first)
+            cpu.append(child.userSeconds + child.systemSeconds)
+        }
+        recorder.record("load/process-first-result", group: "load", items: 1, unit: "starts",
+                        timings: Timings(seconds: seconds, cpuSeconds: cpu),
+                        note: "spawn to the first stdout byte, one line on stdin, page cache warm; CPU = the whole process")
+    }
+
+    /// The plain dump `factor` times over, `--threads 2`, once: is the peak RSS the same?
+    func scale(corpus: Corpus, factor: Int, work: URL) throws {
+        let name = "memory/plain-\(factor)x-2-cores"
+        guard recorder.wants(name) else { return }
+        let tweets = dump.plainTweets * factor
+        let url = work.appendingPathComponent("plain-\(tweets)-scale.txt")
+        writeToStandardError("bench: \(name): writing \(tweets) tweets to \(url.path) (removed after)\n")
+        try DumpWriter.writePlain(corpus: corpus, tweets: tweets, to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        recorder.begin()
+        let (child, summary) = try classify.run(input: url, threads: 2, pinned: false)
+        recorder.record(name, group: "memory", threads: 2, items: tweets, bytes: DumpWriter.fileSize(url),
+                        timings: Timings(seconds: [child.seconds], cpuSeconds: [child.userSeconds + child.systemSeconds]),
+                        peakRSS: child.peakRSSBytes, note: "one run; \(summary)")
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How one child process went.
+struct ChildRun {
+    var seconds: Double
+    /// The exit code, or 128 + the signal number.
+    var status: Int32
+    /// Peak resident set of this child alone (`wait4`'s rusage, not RUSAGE_CHILDREN's maximum).
+    var peakRSSBytes: Int
+    var userSeconds: Double
+    var systemSeconds: Double
+}
+
+/// Runs child processes with `posix_spawn`, files on their standard streams,
+/// and `wait4` for each one's own resource usage.
+enum ChildProcess {
+    /// Runs `arguments` (looked up in PATH) with the environment plus `environment`.
+    static func run(_ arguments: [String], stdin: String = "/dev/null", stdout: String = "/dev/null",
+                    stderr: String = "/dev/null", environment: [String: String] = [:]) throws -> ChildRun {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        let start = monotonicSeconds()
+        let pid = try spawn(arguments, actions: &actions, environment: environment)
+        return wait(pid, start: start)
+    }
+
+    /// Like `run`, with the peak RSS measured by `/usr/bin/time -f %M`. The
+    /// rusage of a child spawned straight from Bench cannot be used for that:
+    /// Linux carries the high-water RSS of the old address space across
+    /// `execve`, and `posix_spawn` shares Bench's (with its dumps in memory),
+    /// so every child would report at least Bench's own peak. `time` is small
+    /// and forks the measured process from itself.
+    static func runMeasuringRSS(_ arguments: [String], stdin: String = "/dev/null", stdout: String = "/dev/null",
+                                stderr: String = "/dev/null", environment: [String: String] = [:]) throws -> ChildRun {
+        let time = "/usr/bin/time"
+        guard FileManager.default.isExecutableFile(atPath: time) else {
+            throw BenchError("\(time) is missing (apt-get install time): it measures the peak RSS of the runs")
+        }
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("bench-time-\(getpid()).txt").path
+        defer { unlink(report) }
+        var run = try self.run([time, "-f", "%M", "-o", report] + arguments, stdin: stdin, stdout: stdout,
+                               stderr: stderr, environment: environment)
+        let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
+        // `time` writes "Command exited with non-zero status N" before the figure when it fails.
+        if let kilobytes = text.split(separator: "\n").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+            run.peakRSSBytes = kilobytes * 1024
+        }
+        return run
+    }
+
+    /// Process start to the first byte on its standard output: spawns
+    /// `arguments` with `input` on a pipe to its standard input, and returns the
+    /// seconds until its first output byte arrives, then waits for it to end.
+    static func timeToFirstOutput(_ arguments: [String], input: [UInt8], environment: [String: String] = [:]) throws -> (seconds: Double, run: ChildRun) {
+        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
+        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw BenchError("pipe: \(String(cString: strerror(errno)))") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        for fd in toChild + fromChild { posix_spawn_file_actions_addclose(&actions, fd) }
+
+        let start = monotonicSeconds()
+        let pid = try spawn(arguments, actions: &actions, environment: environment)
+        close(toChild[0])
+        close(fromChild[1])
+        input.withUnsafeBytes { _ = write(toChild[1], $0.baseAddress, $0.count) }
+        close(toChild[1])
+        var byte: UInt8 = 0
+        _ = read(fromChild[0], &byte, 1)
+        let first = monotonicSeconds() - start
+        var sink = [UInt8](repeating: 0, count: 1 << 16)
+        while read(fromChild[0], &sink, sink.count) > 0 {}
+        close(fromChild[0])
+        return (first, wait(pid, start: start))
+    }
+
+    private static func spawn(_ arguments: [String], actions: inout posix_spawn_file_actions_t,
+                              environment: [String: String]) throws -> pid_t {
+        var merged = ProcessInfo.processInfo.environment
+        for (key, value) in environment { merged[key] = value }
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid = pid_t()
+        let result = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
+        guard result == 0 else {
+            throw BenchError("cannot run \(arguments[0]): \(String(cString: strerror(result)))")
+        }
+        return pid
+    }
+
+    private static func wait(_ pid: pid_t, start: Double) -> ChildRun {
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let seconds = monotonicSeconds() - start
+        let signal = status & 0x7F
+        func time(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return ChildRun(
+            seconds: seconds,
+            status: signal == 0 ? (status >> 8) & 0xFF : 128 + signal,
+            peakRSSBytes: Int(usage.ru_maxrss) * 1024,  // Linux reports KiB
+            userSeconds: time(usage.ru_utime), systemSeconds: time(usage.ru_stime))
+    }
+}
+
+/// `sentiment classify` as a child process on a dump, timed end to end.
+struct ClassifyProcess {
+    /// The built `sentiment` binary.
+    var executable: String
+    /// The model directory given with `--model`.
+    var model: String
+
+    /// Finds `sentiment` beside the running Bench binary (both products of one build).
+    static func locate(_ explicit: String?) throws -> String {
+        if let explicit { return explicit }
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("sentiment").path
+        var candidates: [String] = [beside]
+        if let executable = Bundle.main.executableURL {
+            candidates.insert(executable.deletingLastPathComponent().appendingPathComponent("sentiment").path, at: 0)
+        }
+        for path in candidates where FileManager.default.isExecutableFile(atPath: path) { return path }
+        throw BenchError("no sentiment binary beside Bench (build both: swift build -c release --product Bench --product sentiment), or pass --sentiment PATH")
+    }
+
+    /// The arguments for `threads` workers; `pinned` runs it under `taskset -c 0`.
+    func arguments(threads: Int, pinned: Bool) -> [String] {
+        (pinned ? ["taskset", "-c", "0"] : []) + [executable, "classify", "--threads", "\(threads)", "--model", model]
+    }
+
+    /// Classifies `input` with stdout to /dev/null; the summary line from stderr is kept.
+    func run(input: URL, threads: Int, pinned: Bool) throws -> (ChildRun, summary: String) {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("bench-classify-\(getpid()).log").path
+        defer { unlink(log) }
+        let run = try ChildProcess.runMeasuringRSS(arguments(threads: threads, pinned: pinned), stdin: input.path, stderr: log)
+        let summary = (try? String(contentsOfFile: log, encoding: .utf8))?
+            .split(separator: "\n").last.map(String.init) ?? ""
+        guard run.status == 0 || run.status == 65 else {
+            throw BenchError("sentiment classify exited with \(run.status): \(summary)")
+        }
+        return (run, summary)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// One measurement: a stage, a process run or a peer, with its timings.
+struct BenchResult: Codable {
+    /// "tokenizer/ascii", "process/plain-1-core", "peer/fastText" …
+    var name: String
+    /// "tokenizer", "features", "scoring", "classify", "classify-batch", "process", "memory", "load", "peer".
+    var group: String
+    var threads: Int
+    /// Items per timed run.
+    var items: Int
+    /// "tweets" or "rows".
+    var unit: String
+    /// Input bytes per timed run, when it reads text.
+    var bytes: Int?
+    var timings: Timings
+    /// items / median seconds, and the spread (items / slowest, items / fastest).
+    var perSecond: Double
+    var perSecondMin: Double
+    var perSecondMax: Double
+    /// items / median CPU seconds (user + system), when known.
+    var perCPUSecond: Double?
+    /// bytes / median seconds / 10^6.
+    var megabytesPerSecond: Double?
+    /// Peak resident set of the child process, MB (10^6 bytes).
+    var peakRSSMB: Double?
+    /// 1-minute load average before and after (the machine is shared).
+    var loadBefore: Double
+    var loadAfter: Double
+    var note: String?
+}
+
+/// Collects results, applies the name filters, prints each line as it comes.
+final class Recorder {
+    let filters: [String]
+    let skips: [String]
+    private(set) var results: [BenchResult] = []
+    private var loadAtStart = loadAverage()
+
+    init(filters: [String], skips: [String]) {
+        self.filters = filters.map { $0.lowercased() }
+        self.skips = skips.map { $0.lowercased() }
+        print(Self.columns(["benchmark", "per second", "spread (min–max)", "per CPU-s", "MB/s", "RSS MB", "load"]))
+    }
+
+    /// Whether a benchmark of this name runs (`--filter` substrings; `--skip` substrings).
+    func wants(_ name: String) -> Bool {
+        let name = name.lowercased()
+        if skips.contains(where: { name.contains($0) }) { return false }
+        return filters.isEmpty || filters.contains { name.contains($0) }
+    }
+
+    func result(_ name: String) -> BenchResult? { results.last { $0.name == name } }
+
+    /// Marks the start of a measurement (for its load-before figure).
+    func begin() { loadAtStart = loadAverage() }
+
+    func record(_ name: String, group: String, threads: Int = 1, items: Int, unit: String = "tweets", bytes: Int? = nil,
+                timings: Timings, peakRSS: Int? = nil, note: String? = nil) {
+        let result = BenchResult(
+            name: name, group: group, threads: threads, items: items, unit: unit, bytes: bytes, timings: timings,
+            perSecond: Double(items) / timings.median, perSecondMin: Double(items) / timings.max,
+            perSecondMax: Double(items) / timings.min,
+            perCPUSecond: timings.cpuMedian.map { Double(items) / $0 },
+            megabytesPerSecond: bytes.map { Double($0) / timings.median / 1e6 },
+            peakRSSMB: peakRSS.map { Double($0) / 1e6 },
+            loadBefore: loadAtStart, loadAfter: loadAverage(), note: note)
+        add(result)
+    }
+
+    /// A figure computed from other results (no timings of its own).
+    func recordDerived(_ name: String, group: String, items: Int, secondsPerItem: Double, note: String) {
+        let timings = Timings(seconds: [secondsPerItem * Double(items)])
+        record(name, group: group, items: items, timings: timings, note: note)
+    }
+
+    /// A result measured elsewhere (a peer's JSON).
+    func add(_ result: BenchResult) {
+        results.append(result)
+        print(Self.line(result))
+        fflush(nil)
+        loadAtStart = loadAverage()
+    }
+
+    static func line(_ r: BenchResult) -> String {
+        let spread = "\(Self.short(r.perSecondMin))–\(Self.short(r.perSecondMax))"
+        if r.unit != "tweets" && r.unit != "rows" {
+            // Latencies (model loads, process starts): milliseconds per item.
+            let ms = { (seconds: Double) in String(format: "%.1f ms", 1000 * seconds / Double(r.items)) }
+            return columns([r.name, ms(r.timings.median), "\(ms(r.timings.min))–\(ms(r.timings.max))",
+                            r.timings.cpuMedian.map { String(format: "%.1f ms", 1000 * $0) } ?? "", "",
+                            r.peakRSSMB.map { String(format: "%.1f", $0) } ?? "",
+                            String(format: "%.1f→%.1f", r.loadBefore, r.loadAfter)])
+        }
+        return columns([r.name, "\(Self.short(r.perSecond)) \(r.unit == "rows" ? "rows" : "tw")", spread,
+                        r.perCPUSecond.map(Self.short) ?? "",
+                        r.megabytesPerSecond.map { String(format: "%.1f", $0) } ?? "",
+                        r.peakRSSMB.map { String(format: "%.1f", $0) } ?? "",
+                        String(format: "%.1f→%.1f", r.loadBefore, r.loadAfter)])
+    }
+
+    /// The first column left-aligned, the others right-aligned.
+    static func columns(_ cells: [String]) -> String {
+        let widths = [34, 14, 20, 10, 9, 8, 11]
+        return zip(cells, widths).enumerated().map { i, pair in
+            let (cell, width) = pair
+            let padding = String(repeating: " ", count: max(0, width - cell.count))
+            return i == 0 ? cell + padding : padding + cell
+        }.joined(separator: " ")
+    }
+
+    /// 1234567 → "1.23M".
+    static func short(_ value: Double) -> String {
+        guard value.isFinite else { return "–" }
+        if value >= 1e9 { return String(format: "%.2fG", value / 1e9) }
+        if value >= 1e6 { return String(format: "%.2fM", value / 1e6) }
+        if value >= 1e3 { return String(format: "%.1fk", value / 1e3) }
+        return String(format: "%.0f", value)
+    }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+func writeToStandardError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+}

@@ -1,0 +1,175 @@
+import CTokenizer
+import Dispatch
+import Foundation
+import Sentiment
+
+/// The in-process stages: the C tokenizer on its own, and the library's
+/// `classify` on batches (the public API). Feature extraction and the real
+/// scorers are internal to `Sentiment`; their share is derived here (classify
+/// minus tokenizer) and their kernels are replicated in `ScoringKernels`.
+struct Stages {
+    let model: SentimentModel
+    let dump: LoadedDump
+    let plan: TimingPlan
+    let recorder: Recorder
+
+    // MARK: Tokenizer
+
+    /// `ctk_tokenize` over every text with the model's options and seed, with
+    /// reused caller-owned buffers (as `TokenBuffer` does).
+    func tokenizer() {
+        let options = model.manifest.features.tokenizerOptions
+        let seed = model.manifest.features.hashSeed
+        for (name, texts) in [("tokenizer/all", dump.texts), ("tokenizer/ascii", dump.ascii), ("tokenizer/non-ascii", dump.nonASCII)] {
+            guard recorder.wants(name), !texts.isEmpty else { continue }
+            let tokenizer = ReusedTokenizer()
+            var tokens = 0
+            let timings = plan.measure { tokens = tokenizer.tokenizeAll(texts, options: options, seed: seed) }
+            recorder.record(name, group: "tokenizer", items: texts.count, bytes: LoadedDump.byteCount(texts), timings: timings,
+                            note: "ctk_tokenize, \(String(format: "%.1f", Double(tokens) / Double(texts.count))) tokens/tweet; "
+                                + "\(String(format: "%.1f", 100 * Double(texts.count) / Double(dump.texts.count)))% of the tweets")
+        }
+    }
+
+    // MARK: Library classify
+
+    /// `classify(utf8:workspace:)` of the whole sample, one thread, the default batch.
+    func classify() {
+        let texts = dump.texts
+        let bytes = LoadedDump.byteCount(texts)
+        if recorder.wants("classify/utf8") {
+            let workspace = model.makeWorkspace()
+            let timings = plan.measure { blackHole(model.classify(utf8: texts, workspace: workspace)) }
+            recorder.record("classify/utf8", group: "classify", items: texts.count, bytes: bytes, timings: timings,
+                            note: "SentimentModel.classify(utf8:workspace:), batch \(workspace.batchCapacity), one thread")
+        }
+        if recorder.wants("classify/utf8-2-threads") {
+            // Each thread reads its own half and owns its workspace: nothing is shared but the model.
+            let jobs = Unchecked([(texts: Array(texts[..<(texts.count / 2)]), workspace: model.makeWorkspace()),
+                                  (texts: Array(texts[(texts.count / 2)...]), workspace: model.makeWorkspace())])
+            let model = self.model
+            let timings = plan.measure {
+                DispatchQueue.concurrentPerform(iterations: 2) { i in
+                    blackHole(model.classify(utf8: jobs.value[i].texts, workspace: jobs.value[i].workspace))
+                }
+            }
+            recorder.record("classify/utf8-2-threads", group: "classify", threads: 2, items: texts.count, bytes: bytes,
+                            timings: timings, note: "two threads, a workspace each, half the sample each")
+        }
+        if recorder.wants("classify/strings") {
+            let strings = texts.map { String(decoding: $0, as: UTF8.self) }
+            let timings = plan.measure { blackHole(model.classify(strings)) }
+            recorder.record("classify/strings", group: "classify", items: texts.count, bytes: bytes, timings: timings,
+                            note: "SentimentModel.classify([String]), one thread")
+        }
+    }
+
+    /// `classify(utf8:workspace:)` with workspaces of batch capacity 1 to 4096:
+    /// the cost of one `cblas_sgemm` call per batch, amortized or not.
+    func classifyBatchSizes() {
+        let texts = Array(dump.texts.prefix(50_000))
+        for batch in [1, 16, 64, 256, 1024, 4096] {
+            let name = "classify/batch-\(batch)"
+            guard recorder.wants(name) else { continue }
+            let workspace = SentimentModel.Workspace(batchCapacity: batch)
+            let timings = plan.measure { blackHole(model.classify(utf8: texts, workspace: workspace)) }
+            recorder.record(name, group: "classify-batch", items: texts.count, bytes: LoadedDump.byteCount(texts),
+                            timings: timings, note: "Workspace(batchCapacity: \(batch))")
+        }
+    }
+
+    /// The library's work beyond tokenizing (features, sparse gather, language test,
+    /// dense sgemm, softmax, results), per tweet: classify minus tokenizer.
+    func derivedFeatures() {
+        guard let classify = recorder.result("classify/utf8"), let tokenize = recorder.result("tokenizer/all"),
+              recorder.wants("features+scoring (derived)") else { return }
+        let perTweet = classify.timings.median / Double(classify.items) - tokenize.timings.median / Double(tokenize.items)
+        guard perTweet > 0 else { return }
+        recorder.recordDerived("features+scoring (derived)", group: "features", items: classify.items,
+                               secondsPerItem: perTweet,
+                               note: "classify/utf8 minus tokenizer/all (medians): feature hashing, sparse gather, "
+                                   + "language test, dense sgemm, softmax and the result array")
+    }
+
+    // MARK: Sizes
+
+    /// Tokens and sparse features per tweet, counted as `FeatureExtractor` makes them.
+    func featureCounts(sample: Int = 20_000) -> [Int] {
+        let settings = model.manifest.features
+        let tokenizer = ReusedTokenizer()
+        return dump.texts.prefix(sample).map { text in
+            tokenizer.tokenize(text, options: settings.tokenizerOptions, seed: settings.hashSeed)
+            return tokenizer.sparseFeatureCount(settings)
+        }
+    }
+}
+
+/// A value handed to other threads under the caller's guarantee that they
+/// use it without data races (here: each thread touches its own element).
+struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+/// `ctk_tokenize` with caller-owned buffers grown on demand and reused.
+final class ReusedTokenizer {
+    private var tokens: UnsafeMutablePointer<ctk_token>
+    private var tokenCapacity = 1024
+    private var text: UnsafeMutablePointer<CChar>
+    private var textCapacity = 8192
+    private var stats = ctk_stats()
+
+    init() {
+        tokens = .allocate(capacity: tokenCapacity)
+        text = .allocate(capacity: textCapacity)
+    }
+
+    deinit {
+        tokens.deallocate()
+        text.deallocate()
+    }
+
+    /// Tokenizes every text; returns the total number of tokens.
+    func tokenizeAll(_ texts: [UnsafeRawBufferPointer], options: UInt32, seed: UInt64) -> Int {
+        var total = 0
+        for bytes in texts { total += tokenize(bytes, options: options, seed: seed) }
+        return total
+    }
+
+    @inline(__always) @discardableResult
+    func tokenize(_ bytes: UnsafeRawBufferPointer, options: UInt32, seed: UInt64) -> Int {
+        while true {
+            let result = ctk_tokenize(bytes.baseAddress, bytes.count, options, seed, tokens, tokenCapacity, text, textCapacity, &stats)
+            if result == CTK_OK { return stats.token_count }
+            guard result == CTK_ERROR_NOSPACE else { return 0 }
+            if stats.token_count > tokenCapacity {
+                tokens.deallocate()
+                tokenCapacity = max(stats.token_count, 2 * tokenCapacity)
+                tokens = .allocate(capacity: tokenCapacity)
+            }
+            if stats.text_length > textCapacity {
+                text.deallocate()
+                textCapacity = max(stats.text_length, 2 * textCapacity)
+                text = .allocate(capacity: textCapacity)
+            }
+        }
+    }
+
+    /// The length of the sparse row `FeatureExtractor` builds from the last tokens:
+    /// word unigrams, hashtags, word n-grams, and byte n-grams of "<word>".
+    func sparseFeatureCount(_ settings: FeatureSettings) -> Int {
+        let count = stats.token_count
+        var features = count
+        if settings.wordNgrams >= 2 { features += max(0, count - 1) }
+        if settings.wordNgrams >= 3 { features += max(0, count - 2) }
+        for i in 0..<count {
+            let token = tokens[i]
+            if token.kind == UInt16(CTK_HASHTAG.rawValue) { features += 1 }
+            if settings.charNgramMax > 0, token.kind == UInt16(CTK_WORD.rawValue) {
+                let length = Int(token.text_length) + 2
+                for n in settings.charNgramMin...settings.charNgramMax where length >= n { features += length - n + 1 }
+            }
+        }
+        return features
+    }
+}

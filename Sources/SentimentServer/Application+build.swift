@@ -1,0 +1,57 @@
+import Foundation
+import Hummingbird
+import Logging
+import Tweets
+
+/// Builds the HTTP application: the API, `/healthz`, `/metrics` and the web page.
+///
+/// Middleware, outermost first: request id and access log, metrics, problem+json
+/// errors; write routes add the API key check. The application is a
+/// swift-service-lifecycle `Service`: run it in a `ServiceGroup` with graceful
+/// shutdown signals, and in-flight requests finish before it returns.
+///
+/// ```swift
+/// let app = try buildApplication(configuration: configuration, services: services, logger: logger)
+/// try await ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint],
+///                                             logger: logger)).run()
+/// ```
+///
+/// - Parameters:
+///   - configuration: host, port, limits, API key, page size (call ``ServerConfiguration/validate()`` first).
+///   - services: the model, store, upstream and metrics.
+///   - logger: the server's logger; each request's lines add `request_id`.
+///   - onServerRunning: called with the bound port once the server listens (useful with port 0).
+/// - Throws: when the page's files cannot be read.
+public func buildApplication(
+    configuration: ServerConfiguration,
+    services: ServerServices,
+    logger: Logger,
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) throws -> some ApplicationProtocol {
+    let router = Router(context: ServerRequestContext.self)
+    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: MetricsMiddleware(metrics: services.metrics))
+    router.add(middleware: ProblemMiddleware())
+
+    let options = TweetService.Options(pageSize: configuration.pageSize)
+    ClassifyRoutes(classifier: services.classifier, limits: configuration.classifyLimits, thresholds: options.thresholds,
+                   metrics: services.metrics).register(on: router)
+    UserRoutes(services: services, options: options, offline: configuration.offline).register(on: router)
+    HistoryRoutes(services: services, apiKey: configuration.apiKey).register(on: router)
+    HealthRoutes(services: services, profile: configuration.profile).register(on: router)
+    try StaticFiles.bundled().register(on: router)
+
+    return Application(
+        router: router,
+        configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? configuration.port
+            logger.notice("listening", metadata: [
+                "address": "http://\(configuration.host):\(port)", "profile": "\(configuration.profile.rawValue)",
+                "model": "\(services.classifier.modelID)", "db": "\(configuration.databasePath)",
+            ])
+            await onServerRunning(port)
+        },
+        logger: logger
+    )
+}

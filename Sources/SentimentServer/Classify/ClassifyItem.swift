@@ -1,0 +1,112 @@
+import Foundation
+import Sentiment
+import Tweets
+
+/// One input of `POST /v1/classify`: its position, the caller's id, and its
+/// text or why it cannot be classified.
+struct ClassifyItem: Sendable {
+    /// 0-based position in the request.
+    var index: Int
+    /// The caller's id (a string or a number), or `.null`.
+    var id: JSONValue
+    /// The text, or a per-item error.
+    var text: Result<String, ItemError>
+
+    /// Reads one element of `texts`.
+    static func fromText(_ value: JSONValue, index: Int, limits: ClassifyLimits) -> ClassifyItem {
+        guard case .string(let text) = value else {
+            return ClassifyItem(index: index, id: .null, text: .failure(.notAString("texts[\(index)] is \(value.typeName), not a string")))
+        }
+        return ClassifyItem(index: index, id: .null, text: check(text, field: "texts[\(index)]", limits: limits))
+    }
+
+    /// Reads one element of `items` (or one NDJSON line): `{"id": …, "text": "…"}`, or a bare string.
+    ///
+    /// - Parameter field: how errors name the item: `items[3]`, or `line 4` for NDJSON.
+    static func fromItem(_ value: JSONValue, index: Int, field: String, limits: ClassifyLimits) -> ClassifyItem {
+        let member = { (name: String) in field.hasPrefix("line ") ? "\(field): \(name)" : "\(field).\(name)" }
+        if case .string = value { return fromText(value, index: index, limits: limits) }
+        guard case .object(let object) = value else {
+            return ClassifyItem(index: index, id: .null,
+                                text: .failure(.notAnObject("\(field) is \(value.typeName), not an object with a text")))
+        }
+        var id = object["id"] ?? .null
+        switch id {
+        case .null, .string, .number: break
+        default:
+            let problem = ItemError.invalidID("\(member("id")) is \(id.typeName); use a string or a number")
+            id = .null
+            return ClassifyItem(index: index, id: id, text: .failure(problem))
+        }
+        guard let text = object["text"] else {
+            return ClassifyItem(index: index, id: id, text: .failure(.missingText("\(field) has no \"text\"")))
+        }
+        guard case .string(let string) = text else {
+            return ClassifyItem(index: index, id: id, text: .failure(.notAString("\(member("text")) is \(text.typeName), not a string")))
+        }
+        return ClassifyItem(index: index, id: id, text: check(string, field: member("text"), limits: limits))
+    }
+
+    private static func check(_ text: String, field: String, limits: ClassifyLimits) -> Result<String, ItemError> {
+        if text.allSatisfy(\.isWhitespace) { return .failure(.emptyText("\(field) is empty")) }
+        if text.count > limits.maximumTextLength {
+            return .failure(.textTooLong("\(field) has \(text.count) characters; at most \(limits.maximumTextLength)"))
+        }
+        return .success(text)
+    }
+}
+
+/// Why one item was not classified. JSON: `{"code": "not-a-string", "detail": "texts[1] is a number, not a string"}`.
+struct ItemError: Error, Sendable, Hashable, Encodable {
+    /// `not-a-string`, `not-an-object`, `missing-text`, `empty-text`, `text-too-long`, `invalid-id` or `malformed-json`.
+    var code: String
+    /// What is wrong, naming the field.
+    var detail: String
+
+    static func notAString(_ detail: String) -> ItemError { ItemError(code: "not-a-string", detail: detail) }
+    static func notAnObject(_ detail: String) -> ItemError { ItemError(code: "not-an-object", detail: detail) }
+    static func missingText(_ detail: String) -> ItemError { ItemError(code: "missing-text", detail: detail) }
+    static func emptyText(_ detail: String) -> ItemError { ItemError(code: "empty-text", detail: detail) }
+    static func textTooLong(_ detail: String) -> ItemError { ItemError(code: "text-too-long", detail: detail) }
+    static func invalidID(_ detail: String) -> ItemError { ItemError(code: "invalid-id", detail: detail) }
+    static func malformedJSON(_ detail: String) -> ItemError { ItemError(code: "malformed-json", detail: detail) }
+}
+
+/// One answer of `POST /v1/classify`.
+///
+/// A classified item: `{"index", "id", "label", "probabilities", "score", "theme",
+/// "mood", "unsupported", "lang"}`, where `theme` is `{"name", "emoji", "color"}`.
+/// A text in a language the model does not support has `label: null`,
+/// `theme: null`, `mood: "unsupported_language"`, `unsupported: true` and
+/// `lang` the detected tag (`probabilities` and `score` are the raw output).
+/// A bad item: `{"index", "id", "error": {"code", "detail"}}`.
+struct ClassifyResult: Sendable, Encodable {
+    var index: Int
+    var id: JSONValue
+    var outcome: Result<Prediction, ItemError>
+    var thresholds: ThemeThresholds
+
+    enum CodingKeys: String, CodingKey {
+        case index, id, label, probabilities, score, theme, mood, unsupported, lang, error
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(index, forKey: .index)
+        try container.encode(id, forKey: .id)
+        switch outcome {
+        case .success(let prediction):
+            let mood = Mood(prediction: prediction, sourceLanguage: nil, thresholds: thresholds)
+            let supported = prediction.language.isSupported
+            try container.encode(supported ? prediction.label : nil, forKey: .label)
+            try container.encode(prediction.probabilities, forKey: .probabilities)
+            try container.encode(prediction.score, forKey: .score)
+            try container.encode(mood.theme, forKey: .theme)
+            try container.encode(mood.name, forKey: .mood)
+            try container.encode(!supported, forKey: .unsupported)
+            try container.encode(prediction.language.tag, forKey: .lang)
+        case .failure(let error):
+            try container.encode(error, forKey: .error)
+        }
+    }
+}

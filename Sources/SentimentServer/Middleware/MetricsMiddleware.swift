@@ -1,0 +1,28 @@
+import Hummingbird
+
+/// Counts and times every request by route, method and status (see ``ServerMetrics``).
+///
+/// Placed outside ``ProblemMiddleware``, so errors are counted with the status
+/// the client saw. A request is timed until its body is written (a streamed
+/// NDJSON answer included). Unknown paths are counted under the route
+/// `NotFound`, so scanners cannot blow up the label set.
+struct MetricsMiddleware: RouterMiddleware {
+    typealias Context = ServerRequestContext
+
+    let metrics: ServerMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let start = ContinuousClock.now
+        var response = try await next(request, context)
+        let route = context.endpointPath ?? "NotFound"
+        let method = request.method.rawValue
+        let status = Int(response.status.code)
+        let metrics = metrics
+        let body = response.body
+        response.body = ResponseBody(contentLength: body.contentLength) { writer in
+            defer { metrics.recordRequest(route: route, method: method, status: status, duration: ContinuousClock.now - start) }
+            try await body.write(writer)
+        }
+        return response
+    }
+}

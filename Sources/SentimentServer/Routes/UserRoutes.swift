@@ -1,0 +1,101 @@
+import Foundation
+import Hummingbird
+import Logging
+import Tweets
+
+/// `GET /v1/users?query=` (search as you type) and
+/// `GET /v1/users/{username}/tweets?cursor=&limit=&offline=1` (a page of a timeline).
+struct UserRoutes {
+    let services: ServerServices
+    let options: TweetService.Options
+    let offline: Bool
+
+    func register(on router: Router<ServerRequestContext>) {
+        router.get("/v1/users") { request, context in
+            try await search(request, context: context)
+        }
+        router.get("/v1/users/{username}/tweets") { request, context in
+            try await tweets(request, context: context)
+        }
+    }
+
+    /// `{"query": "…", "users": [User…], "recent": [SearchHistoryEntry…]}`: stored
+    /// users whose username or name starts with the query, then the searched
+    /// usernames that start with it (all of them for an empty query), most recent first.
+    func search(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let query = request.uri.queryParameters.get("query") ?? ""
+        let limit = try Self.limit(request, default: 10, maximum: 50)
+        let service = TweetService(store: services.store, source: nil, classifier: services.classifier, options: options,
+                                   logger: context.logger)
+        let users = try await service.searchUsers(prefix: query, limit: limit)
+        let key = User.key(for: query)
+        let recent = try await service.searchHistory().filter { key.isEmpty || User.key(for: $0.username).hasPrefix(key) }
+        return try Self.json(UserSearch(query: query, users: users, recent: Array(recent.prefix(limit))))
+    }
+
+    /// The ``Tweets/Timeline`` JSON: `{"user", "tweets", "next_cursor", "stale", "failure"}`.
+    func tweets(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let username = try context.parameters.require("username")
+        let cursor = request.uri.queryParameters.get("cursor").flatMap { $0.isEmpty ? nil : $0 }
+        let limit = try Self.limit(request, default: options.pageSize, maximum: 100)
+        let offlineParameter = request.uri.queryParameters.get("offline").map { ["1", "true", "yes"].contains($0.lowercased()) } ?? false
+        let counting = CountingClassifier(services.classifier)
+        let service = TweetService(store: services.store, source: offline || offlineParameter ? nil : services.source,
+                                   classifier: counting, options: options, logger: context.logger)
+        let timeline: Timeline
+        do {
+            timeline = try await service.timeline(username: username, cursor: cursor, limit: limit)
+        } catch let error as TweetServiceError {
+            throw Self.problem(for: error)
+        }
+        let metrics = services.metrics
+        metrics.recordClassified(counting.classified, endpoint: "timeline")
+        metrics.tweetsServed.increment(by: timeline.tweets.count)
+        metrics.cacheHits.increment(by: max(0, timeline.tweets.count - counting.classified))
+        if timeline.isStale { metrics.staleAnswers.increment() }
+        return try Self.json(timeline)
+    }
+
+    static func problem(for error: TweetServiceError) -> Problem {
+        switch error {
+        case .invalidUsername(let text):
+            Problem(status: .badRequest, code: "invalid-username", title: "Not a username",
+                    detail: "'\(text)' is not a username (1–50 letters, digits or _)")
+        case .invalidCursor:
+            Problem(status: .badRequest, code: "invalid-cursor", title: "Invalid cursor",
+                    detail: "the cursor was not produced by this server; start again without one")
+        case .unknownUser(let username):
+            Problem(status: .notFound, code: "unknown-user", title: "Unknown user", detail: "the X API has no user @\(username)")
+        case .nothingStored(let username, nil):
+            Problem(status: .notFound, code: "nothing-stored", title: "Nothing stored",
+                    detail: "nothing is stored for @\(username) and the server is offline")
+        case .nothingStored(let username, let failure?):
+            Problem(status: .badGateway, code: "upstream-failed", title: "Upstream failed",
+                    detail: "the X API failed (\(failure.message)) and nothing is stored for @\(username)", failure: failure)
+        case .ownerRequired:
+            Problem(status: .badRequest, code: "owner-required", title: "Owner required", detail: error.description)
+        }
+    }
+
+    static func limit(_ request: Request, default value: Int, maximum: Int) throws -> Int {
+        guard let text = request.uri.queryParameters.get("limit") else { return value }
+        guard let number = Int(text), (1...maximum).contains(number) else {
+            throw Problem.invalidParameter("limit must be a whole number from 1 to \(maximum), not '\(text)'")
+        }
+        return number
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers,
+                        body: .init(byteBuffer: ByteBuffer(bytes: try JSONCoding.encoder.encode(value))))
+    }
+}
+
+/// `GET /v1/users` answer.
+struct UserSearch: Encodable {
+    var query: String
+    var users: [User]
+    var recent: [SearchHistoryEntry]
+}

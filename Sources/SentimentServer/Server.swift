@@ -1,0 +1,46 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import ServiceLifecycle
+import Tweets
+
+/// Runs the whole server until a shutdown signal: what `sentiment serve` does.
+public enum Server {
+    /// Opens the database, starts the HTTP client and the application, and
+    /// serves until SIGTERM or SIGINT.
+    ///
+    /// On a signal the server stops accepting connections, finishes the requests
+    /// in flight, shuts the HTTP client down and closes the database (the last
+    /// reference to the store is released before this returns).
+    ///
+    /// - Parameters:
+    ///   - configuration: a validated configuration.
+    ///   - classifier: the loaded model.
+    ///   - metrics: the metrics `/metrics` shows.
+    ///   - logger: the server's logger.
+    ///   - onServerRunning: called with the bound port once the server listens.
+    /// - Throws: when the database cannot be opened, the port cannot be bound,
+    ///   or the page's files are missing.
+    public static func run(
+        configuration: ServerConfiguration,
+        classifier: any TweetClassifier,
+        metrics: ServerMetrics,
+        logger: Logger,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) async throws {
+        do {
+            let store = try TweetStore(path: configuration.databasePath, logger: logger)
+            try await HTTPClient.withHTTPClient(configuration: XAPIClient.httpConfiguration) { http in
+                let source = ServerServices.makeSource(configuration: configuration, httpClient: http, metrics: metrics,
+                                                       logger: logger)
+                let services = ServerServices(classifier: classifier, store: store, source: source, metrics: metrics)
+                let app = try buildApplication(configuration: configuration, services: services, logger: logger,
+                                               onServerRunning: onServerRunning)
+                let group = ServiceGroup(configuration: .init(
+                    services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                try await group.run()
+            }
+        }
+        logger.notice("stopped: requests finished, database closed", metadata: ["db": "\(configuration.databasePath)"])
+    }
+}

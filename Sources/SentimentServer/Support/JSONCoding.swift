@@ -1,0 +1,89 @@
+import Foundation
+
+/// The server's JSON encoder and decoder.
+enum JSONCoding {
+    /// Sorted keys and unescaped slashes, as `sentiment tweets --format jsonl` writes.
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+
+    /// A plain decoder.
+    static var decoder: JSONDecoder { JSONDecoder() }
+
+    /// A one-line, human-readable reason `data` could not be decoded, with the
+    /// position of a syntax error ("not valid JSON: Invalid value around character 16.").
+    static func describe(_ error: any Error, data: Data) -> String {
+        guard let error = error as? DecodingError else { return "\(error)" }
+        switch error {
+        case .dataCorrupted(let context):
+            if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return "not valid JSON: the body is empty" }
+            // JSONDecoder does not say where; JSONSerialization does.
+            var reason = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            do {
+                _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            } catch {
+                reason = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? reason
+            }
+            return "not valid JSON: " + (reason ?? context.debugDescription)
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context):
+            return context.debugDescription
+        @unknown default:
+            return "\(error)"
+        }
+    }
+}
+
+/// Any JSON value, for bodies whose items are checked one by one (so one bad
+/// item is a per-item error, never a failed batch).
+enum JSONValue: Sendable, Hashable, Codable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let value = try? container.decode(Bool.self) {
+            self = .bool(value)
+        } else if let value = try? container.decode(Double.self) {
+            self = .number(value)
+        } else if let value = try? container.decode(String.self) {
+            self = .string(value)
+        } else if let value = try? container.decode([JSONValue].self) {
+            self = .array(value)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value):
+            if value.rounded() == value, abs(value) < 1e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+
+    /// The JSON type's name, for error messages.
+    var typeName: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Hummingbird
+import Tweets
+
+/// An error answered as `application/problem+json` (RFC 9457).
+///
+/// ```json
+/// {"type": "urn:swift-sentiment:problem:too-many-items", "title": "Too many items",
+///  "status": 413, "detail": "1001 items; at most 1000 per request", "instance": "/v1/classify",
+///  "request_id": "5f0c…", "limit": 1000}
+/// ```
+///
+/// `type` is a stable URN whose last part is the machine-readable code (also in `code`).
+public struct Problem: Error, Sendable, Hashable {
+    /// The HTTP status.
+    public var status: HTTPResponse.Status
+    /// The stable code, e.g. `too-many-items`; `type` is `urn:swift-sentiment:problem:<code>`.
+    public var code: String
+    /// A short, fixed summary of the problem type.
+    public var title: String
+    /// What went wrong with this request, for a person.
+    public var detail: String?
+    /// The limit that was exceeded, for 413s.
+    public var limit: Int?
+    /// The upstream failure, for 502s.
+    public var failure: TweetSourceFailure?
+
+    /// Creates a problem.
+    public init(status: HTTPResponse.Status, code: String, title: String, detail: String? = nil, limit: Int? = nil,
+                failure: TweetSourceFailure? = nil) {
+        self.status = status
+        self.code = code
+        self.title = title
+        self.detail = detail
+        self.limit = limit
+        self.failure = failure
+    }
+
+    /// The `type` URI: `urn:swift-sentiment:problem:<code>`.
+    public var type: String { "urn:swift-sentiment:problem:\(code)" }
+
+    /// `application/problem+json`.
+    public static let contentType = "application/problem+json"
+
+    /// The body, with `instance` (the request path) and `request_id`.
+    func body(instance: String?, requestID: String?) -> Body {
+        Body(type: type, code: code, title: title, status: Int(status.code), detail: detail, instance: instance,
+             requestID: requestID, limit: limit, failure: failure)
+    }
+
+    /// The response for a request.
+    func response(instance: String?, requestID: String?) -> Response {
+        let data = (try? JSONCoding.encoder.encode(body(instance: instance, requestID: requestID))) ?? Data()
+        var headers = HTTPFields()
+        headers[.contentType] = Self.contentType
+        if status == .unauthorized { headers[.wwwAuthenticate] = #"Bearer realm="swift-sentiment""# }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// The JSON shape.
+    struct Body: Codable, Hashable {
+        var type: String
+        var code: String
+        var title: String
+        var status: Int
+        var detail: String?
+        var instance: String?
+        var requestID: String?
+        var limit: Int?
+        var failure: TweetSourceFailure?
+
+        enum CodingKeys: String, CodingKey {
+            case type, code, title, status, detail, instance, limit, failure
+            case requestID = "request_id"
+        }
+    }
+}
+
+extension Problem {
+    /// 400: the body is not JSON, or not the expected shape.
+    static func malformedBody(_ detail: String) -> Problem {
+        Problem(status: .badRequest, code: "malformed-body", title: "Malformed request body", detail: detail)
+    }
+
+    /// 400: a query parameter or path segment is not valid.
+    static func invalidParameter(_ detail: String) -> Problem {
+        Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter", detail: detail)
+    }
+
+    /// 413: the body is larger than the limit.
+    static func bodyTooLarge(limit: Int) -> Problem {
+        Problem(status: .contentTooLarge, code: "body-too-large", title: "Request body too large",
+                detail: "the body is larger than \(limit) bytes", limit: limit)
+    }
+
+    /// 413: more items than the limit.
+    static func tooManyItems(_ count: Int, limit: Int) -> Problem {
+        Problem(status: .contentTooLarge, code: "too-many-items", title: "Too many items",
+                detail: "\(count) items; at most \(limit) per request", limit: limit)
+    }
+
+    /// 415: a content type the endpoint does not read.
+    static func unsupportedMediaType(_ type: String) -> Problem {
+        Problem(status: .unsupportedMediaType, code: "unsupported-media-type", title: "Unsupported media type",
+                detail: "'\(type)' is neither application/json nor application/x-ndjson; send a Content-Type header")
+    }
+
+    /// 401: the write endpoint needs the API key.
+    static let unauthorized = Problem(
+        status: .unauthorized, code: "unauthorized", title: "API key required",
+        detail: "send the server's API key as 'Authorization: Bearer KEY' or 'X-API-Key: KEY'")
+
+    /// 404: no such route or file.
+    static func notFound(_ path: String) -> Problem {
+        Problem(status: .notFound, code: "not-found", title: "Not found", detail: "no resource at \(path)")
+    }
+
+    /// 500: a bug or an unexpected failure; the detail stays in the logs.
+    static let internalError = Problem(status: .internalServerError, code: "internal-error", title: "Internal server error",
+                                       detail: "see the server's log for this request id")
+}

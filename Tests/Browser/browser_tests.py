@@ -1,0 +1,467 @@
+#!/usr/bin/env python3
+"""Browser tests of the web page served by `sentiment serve`, in headless Chromium.
+
+Starts a fake X API that always fails (503), imports the sample archive
+Examples/archive/sunnydays into a temporary database, starts the built
+`sentiment serve --profile dev` on a free loopback port against that fake, then
+drives Debian's Chromium through Selenium + chromedriver:
+
+  search for the sample user, open their tweets (stale: the upstream fails),
+  tap a happy, a neutral and a sad tweet (from the sample user, or from the
+  fixture user `moodboard` when the model gives the sample no tweet of a mood) and check the full screen's computed
+  background colour and emoji, the 80-character font rule, the keyboard, the
+  Try-it box, reduced motion, a phone-width screen, the server-error state
+  (upstream failing, nothing stored) and the connection-failure state (server
+  stopped).
+
+Screenshots go to test-artifacts/browser/ (and, with --docs-screenshots, the
+README's to Docs/screenshots/). The last line is `N passed, N failed`; the exit
+status is 1 when a test failed, 2 when the set-up failed.
+
+Usage:
+  python3 Tests/Browser/browser_tests.py [--sentiment .build/debug/sentiment] [--model DIR]
+                                         [--docs-screenshots] [--headed]
+"""
+
+import argparse
+import http.server
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import traceback
+import urllib.request
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts" / "browser"
+DOCS_SCREENSHOTS = ROOT / "Docs" / "screenshots"
+ARCHIVE = ROOT / "Examples" / "archive" / "sunnydays"
+USER = "sunnydays"
+# Clearly happy, neutral and sad tweets, for when the model gives the sample archive no tweet of some mood.
+MOODBOARD = ROOT / "Tests" / "Browser" / "fixtures" / "moodboard.jsonl"
+MOODBOARD_USER = "moodboard"
+
+THEME_COLORS = {  # Theme.swift: #FFD60A, #8E8E93, #0A84FF
+    "happy": "rgb(255, 214, 10)",
+    "neutral": "rgb(142, 142, 147)",
+    "sad": "rgb(10, 132, 255)",
+}
+THEME_EMOJI = {"happy": "😃", "neutral": "😐", "sad": "😔"}
+PHONE = (390, 844)
+
+
+# MARK: - Fixtures
+
+
+def free_port():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class FailingXAPI(http.server.BaseHTTPRequestHandler):
+    """A stand-in X API v2 that is down: every request gets a 503 problem."""
+
+    def do_GET(self):  # noqa: N802 (http.server's naming)
+        body = json.dumps({"title": "Service Unavailable", "detail": "the fake X API is down",
+                           "type": "about:blank", "status": 503}).encode()
+        self.send_response(503)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+def start_failing_upstream():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FailingXAPI)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"
+
+
+def wait_for_health(base_url, process, timeout=60):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"sentiment serve exited with status {process.returncode}")
+        try:
+            with urllib.request.urlopen(base_url + "/healthz", timeout=2) as response:
+                if response.status == 200:
+                    return json.load(response)
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError("sentiment serve did not answer /healthz in time")
+
+
+def chromium_driver(headed):
+    options = webdriver.ChromeOptions()
+    for candidate in ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"):
+        if os.path.exists(candidate):
+            options.binary_location = candidate
+            break
+    if not headed:
+        options.add_argument("--headless=new")
+    for argument in ("--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--lang=en-US",
+                     "--force-device-scale-factor=1", "--hide-scrollbars", "--no-first-run",
+                     "--disable-extensions", "--disable-background-networking"):
+        options.add_argument(argument)
+    options.add_argument(f"--window-size={PHONE[0]},{PHONE[1]}")
+    driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+    driver = webdriver.Chrome(service=Service(executable_path=driver_path), options=options)
+    driver.set_page_load_timeout(30)
+    # A phone's viewport (headless windows are at least 500 px wide).
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": PHONE[0], "height": PHONE[1], "deviceScaleFactor": 1, "mobile": True})
+    return driver
+
+
+# MARK: - The tests
+
+
+class Suite:
+    def __init__(self, driver, base_url, server, docs_screenshots):
+        self.driver = driver
+        self.base_url = base_url
+        self.server = server
+        self.docs = docs_screenshots
+        self.passed = []
+        self.failed = []
+
+    # Helpers
+
+    def wait(self, condition, timeout=15):
+        return WebDriverWait(self.driver, timeout).until(condition)
+
+    def visible(self, css, timeout=15):
+        return self.wait(EC.visibility_of_element_located((By.CSS_SELECTOR, css)), timeout)
+
+    def find(self, css):
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def all(self, css):
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def style(self, element, prop):
+        return self.driver.execute_script("return getComputedStyle(arguments[0]).getPropertyValue(arguments[1])",
+                                          element, prop)
+
+    def screenshot(self, name, docs_name=None):
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.driver.save_screenshot(str(path))
+        if self.docs and docs_name:
+            DOCS_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, DOCS_SCREENSHOTS / docs_name)
+
+    def open(self, path):
+        self.driver.get(self.base_url + path)
+
+    def run(self, name, test):
+        try:
+            test()
+            self.passed.append(name)
+            print(f"PASS  {name}", flush=True)
+        except Exception as error:  # noqa: BLE001 — every failure is reported, then the next test runs
+            self.failed.append(name)
+            print(f"FAIL  {name}: {type(error).__name__}: {error}", flush=True)
+            traceback.print_exc(limit=3)
+            try:
+                self.screenshot(f"FAILED-{name}")
+            except Exception:  # noqa: BLE001
+                pass
+
+    def open_tweets(self, user=USER):
+        self.open(f"/users/{user}")
+        self.visible(".tweet")
+
+    def tweet_with_theme(self, theme):
+        """The first tweet of a theme: the sample user's, else the fixture user's (the page is left on its user)."""
+        seen = {}
+        for user in (USER, MOODBOARD_USER):
+            self.open_tweets(user)
+            tweets = self.all(f'#tweet-list .tweet[data-theme="{theme}"]')
+            if tweets:
+                return tweets[0]
+            seen[user] = [t.get_attribute("data-theme") for t in self.all(".tweet")]
+        raise AssertionError(f"no {theme} tweet: {seen}")
+
+    def settle(self, element):
+        """Waits until the element's animations have finished."""
+        self.wait(lambda d: d.execute_script(
+            "return arguments[0].getAnimations().every(a => a.playState === 'finished')", element))
+
+    # Tests
+
+    def test_search_finds_the_sample_user(self):
+        self.open("/")
+        self.visible("#search-input").send_keys("sun")
+        link = self.visible(f'#user-list a[data-username="{USER}"]')
+        header = self.find("#results-title").text
+        assert "sun" in header, f"the list header should name the last term searched, got {header!r}"
+        assert "@sunnydays" in link.text
+        self.screenshot("search", "search.png")
+
+    def test_search_shows_skeleton_then_empty_state(self):
+        self.open("/")
+        self.driver.execute_script(
+            "window.__skeletonSeen = false;"
+            "new MutationObserver(() => { if (!document.querySelector('#skeleton-list').hidden) window.__skeletonSeen = true; })"
+            ".observe(document.querySelector('#skeleton-list'), {attributes: true});")
+        self.visible("#search-input").send_keys("zzzz")
+        self.wait(lambda d: "zzzz" in self.find("#search-empty").text)
+        assert self.driver.execute_script("return window.__skeletonSeen"), "the skeleton was never shown while loading"
+        assert "zzzz" in self.find("#results-title").text
+
+    def test_open_tweets_from_search(self):
+        self.open("/")
+        self.visible("#search-input").send_keys("sunny")
+        self.visible(f'#user-list a[data-username="{USER}"]').click()
+        self.wait(EC.url_to_be(f"{self.base_url}/users/{USER}"))
+        self.visible(".tweet")
+        title = self.find("#tweets-title").text
+        assert title == f"@{USER}", title
+        # The fake X API is down: the stored tweets are shown, with the stale banner.
+        banner = self.visible("#stale-banner")
+        assert "out of date" in banner.text, banner.text
+        for tweet in self.all(".tweet")[:3]:
+            assert tweet.find_element(By.CSS_SELECTOR, ".tweet-emoji").text, "each tweet shows an emoji"
+            assert tweet.find_element(By.CSS_SELECTOR, ".tweet-mood").text, "and a text label of its mood"
+            assert tweet.find_element(By.CSS_SELECTOR, "time").text, "and a date"
+            bar = tweet.find_element(By.CSS_SELECTOR, ".tweet-bar")
+            assert bar.size["width"] >= 4, "a coloured bar on the left"
+        self.driver.execute_script("window.scrollTo(0, 0)")
+        self.screenshot("tweets", "tweets.png")
+
+    def test_tweet_bars_have_theme_colours(self):
+        for theme, color in THEME_COLORS.items():
+            bar = self.tweet_with_theme(theme).find_element(By.CSS_SELECTOR, ".tweet-bar")
+            assert self.style(bar, "background-color") == color, (theme, self.style(bar, "background-color"))
+
+    def check_theme_screen(self, theme, close_with):
+        tweet = self.tweet_with_theme(theme)
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", tweet)
+        tweet.click()
+        screen = self.visible(f'#theme-screen[data-theme-screen="{theme}"]')
+        self.settle(screen)
+        background = self.style(screen, "background-color")
+        assert background == THEME_COLORS[theme], f"{theme}: background {background}"
+        emoji = screen.find_element(By.CSS_SELECTOR, ".theme-emoji").text
+        assert emoji == THEME_EMOJI[theme], f"{theme}: emoji {emoji!r}"
+        text = screen.find_element(By.CSS_SELECTOR, ".theme-text").text
+        assert text == tweet.find_element(By.CSS_SELECTOR, ".tweet-text").text
+        label = screen.find_element(By.CSS_SELECTOR, ".theme-label").text
+        assert label.lower() == theme, f"the mood is also written: {label!r}"
+        rect = self.driver.execute_script(
+            "const r = arguments[0].getBoundingClientRect(); return [r.width, r.height, innerWidth, innerHeight]", screen)
+        assert rect[0] >= rect[2] and rect[1] >= rect[3], f"the theme covers the whole screen: {rect}"
+        if theme == "happy":
+            self.screenshot("theme-happy", "theme-happy.png")
+        else:
+            self.screenshot(f"theme-{theme}")
+        if close_with == "tap":
+            screen.click()
+        else:
+            self.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        self.wait(EC.invisibility_of_element_located((By.CSS_SELECTOR, "#theme-screen")))
+
+    def test_tap_happy(self):
+        self.check_theme_screen("happy", close_with="escape")
+
+    def test_tap_neutral(self):
+        self.check_theme_screen("neutral", close_with="tap")
+
+    def test_tap_sad(self):
+        self.check_theme_screen("sad", close_with="escape")
+
+    def test_short_tweets_have_a_larger_font(self):
+        self.open_tweets()
+        rows = self.driver.execute_script("""
+            return [...document.querySelectorAll('.tweet-text')].map(node => ({
+              length: Array.from(node.textContent).length,
+              short: node.classList.contains('short'),
+              size: parseFloat(getComputedStyle(node).fontSize)}))""")
+        shorts = [row for row in rows if row["length"] <= 80]
+        longs = [row for row in rows if row["length"] > 80]
+        assert shorts and longs, f"the sample needs tweets on both sides of 80 characters: {rows}"
+        assert all(row["short"] for row in shorts) and not any(row["short"] for row in longs), rows
+        assert min(row["size"] for row in shorts) > max(row["size"] for row in longs), rows
+
+    def test_keyboard_opens_and_closes_the_theme(self):
+        self.open_tweets()
+        body = self.find("body")
+        body.send_keys(Keys.TAB)  # the skip link
+        for _ in range(12):
+            active = self.driver.switch_to.active_element
+            if "tweet" in (active.get_attribute("class") or "").split():
+                break
+            active.send_keys(Keys.TAB)
+        active = self.driver.switch_to.active_element
+        assert "tweet" in (active.get_attribute("class") or "").split(), "Tab reaches the tweets"
+        theme = active.get_attribute("data-theme") or "unsupported"
+        active.send_keys(Keys.ENTER)
+        self.visible(f'#theme-screen[data-theme-screen="{theme}"]')
+        self.driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        self.wait(EC.invisibility_of_element_located((By.CSS_SELECTOR, "#theme-screen")))
+        focused = self.driver.switch_to.active_element
+        assert focused.get_attribute("data-id") == active.get_attribute("data-id"), "focus returns to the tweet"
+
+    def test_more_tweets_load_at_the_bottom(self):
+        self.open_tweets()
+        first = len(self.all(".tweet"))
+        more = self.all("#load-more")
+        if more and more[0].is_displayed() or first >= 20:
+            self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+            self.wait(lambda d: len(self.all(".tweet")) > first or self.find("#list-end").is_displayed())
+        else:
+            end = self.find("#list-end")
+            assert end.is_displayed(), "the end of the list is marked"
+
+    def test_refresh_reloads(self):
+        self.open_tweets()
+        count = len(self.all(".tweet"))
+        self.find("#refresh").click()
+        self.wait(lambda d: len(self.all(".tweet")) == count and self.find("#tweet-skeleton").get_attribute("hidden") is not None)
+
+    def test_try_it_updates_as_you_type(self):
+        self.open("/")
+        box = self.visible("#try-input")
+        box.send_keys("I love this, what a wonderful day!")
+        mood = self.wait(lambda d: (m := self.find("#try-mood")).get_attribute("data-mood") not in ("empty", None) and m)
+        state = mood.get_attribute("data-mood")
+        assert state in ("happy", "neutral", "sad", "unsupported"), state
+        assert self.find("#try-mood .try-label").text.strip(), "a text label carries the mood"
+        box.clear()
+        box.send_keys(" ")
+        self.wait(lambda d: self.find("#try-mood").get_attribute("data-mood") == "empty")
+
+    def test_recent_searches_without_duplicates(self):
+        for name in (USER, USER.upper()):
+            self.open(f"/users/{name}")
+            self.visible(".tweet")
+        self.open("/")
+        self.visible("#recent-list a, #user-list a")
+        header = self.find("#results-title").text
+        assert header.lower() == f"last searched: @{USER}", header
+        names = [a.get_attribute("data-username").lower() for a in self.all("#recent-list a")]
+        assert len(names) == len(set(names)), f"no duplicates: {names}"
+
+    def test_reduced_motion(self):
+        self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                    {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]})
+        try:
+            self.tweet_with_theme("happy").click()
+            screen = self.visible("#theme-screen")
+            duration = self.style(screen, "animation-duration")
+            assert duration in ("0s", "0ms"), duration
+            self.style(self.find(".tweet"), "transition-duration")
+            screen.click()
+        finally:
+            self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+    def test_fits_a_phone_width(self):
+        for path in ("/", f"/users/{USER}"):
+            self.open(path)
+            self.visible(".tweet" if "users" in path else "#search-input")
+            widths = self.driver.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
+            assert widths[0] <= widths[1], f"{path} scrolls sideways: {widths}"
+
+    def test_server_error_state(self):
+        # Nothing stored for this user and the upstream fails: the server answers 502.
+        self.open("/users/nobody_home")
+        error = self.visible("#tweets-error")
+        assert "server had a problem (502)" in error.text, error.text
+        retry = error.find_element(By.CSS_SELECTOR, ".retry")
+        assert retry.is_displayed()
+        self.screenshot("tweets-server-error")
+        retry.click()
+        self.visible("#tweets-error")
+
+    def test_connection_failure_state(self):
+        # Last: stops the server.
+        self.open("/")
+        self.visible("#search-input")
+        self.server.terminate()
+        self.server.wait(timeout=20)
+        self.find("#search-input").send_keys("sun")
+        error = self.visible("#search-error")
+        assert "can't reach the server" in error.text.lower(), error.text
+        assert error.find_element(By.CSS_SELECTOR, ".retry").is_displayed()
+        self.screenshot("search-connection-failure")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sentiment", default=str(ROOT / ".build" / "debug" / "sentiment"), help="the built executable")
+    parser.add_argument("--model", help="a model directory (default: $SENTIMENT_MODEL, then Models/default)")
+    parser.add_argument("--docs-screenshots", action="store_true", help="also write Docs/screenshots/*.png")
+    parser.add_argument("--headed", action="store_true", help="show the browser")
+    args = parser.parse_args()
+
+    workdir = Path(tempfile.mkdtemp(prefix="sentiment-browser-"))
+    database = workdir / "tweets.sqlite"
+    environment = dict(os.environ, X_BEARER_TOKEN="browser-test-token", NO_COLOR="1")
+    environment.pop("SENTIMENT_API_KEY", None)
+    model = ["--model", args.model] if args.model else []
+    upstream, upstream_url = start_failing_upstream()
+    server = driver = None
+    suite = None
+    try:
+        subprocess.run([args.sentiment, "import", str(ARCHIVE), "--user", USER, "--db", str(database), *model],
+                       check=True, env=environment, cwd=ROOT, stdout=subprocess.DEVNULL)
+        subprocess.run([args.sentiment, "import", str(MOODBOARD), "--db", str(database), *model],
+                       check=True, env=environment, cwd=ROOT, stdout=subprocess.DEVNULL)
+        port = free_port()
+        base_url = f"http://127.0.0.1:{port}"
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        log = open(ARTIFACTS / "server.log", "w")
+        server = subprocess.Popen(
+            [args.sentiment, "serve", "--profile", "dev", "--host", "127.0.0.1", "--port", str(port),
+             "--db", str(database), "--api-url", upstream_url, "--log-level", "info", *model],
+            env=environment, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        health = wait_for_health(base_url, server)
+        print(f"server {base_url} model {health['model']}", flush=True)
+        driver = chromium_driver(args.headed)
+        suite = Suite(driver, base_url, server, args.docs_screenshots)
+        tests = [name for name in dir(Suite) if name.startswith("test_")]
+        # Definition order, the connection failure (which stops the server) last.
+        tests.sort(key=lambda name: (name == "test_connection_failure_state", Suite.__dict__[name].__code__.co_firstlineno))
+        for name in tests:
+            suite.run(name.removeprefix("test_"), getattr(suite, name))
+    except Exception as error:  # noqa: BLE001
+        print(f"set-up failed: {error}", file=sys.stderr)
+        traceback.print_exc()
+        print("0 passed, 1 failed")
+        return 2
+    finally:
+        if driver:
+            driver.quit()
+        if server and server.poll() is None:
+            server.terminate()
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+        upstream.shutdown()
+        shutil.rmtree(workdir, ignore_errors=True)
+    print(f"screenshots: {ARTIFACTS.relative_to(ROOT)}/")
+    print(f"{len(suite.passed)} passed, {len(suite.failed)} failed")
+    return 1 if suite.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// Cutting inputs into lines across block and batch boundaries, compared with
+/// a plain reference split, on many small random inputs.
+@Suite("Line reader")
+struct LineReaderTests {
+    /// A seeded generator, so failures repeat.
+    private struct SplitMix64: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// "number<TAB>bytes" per line, or "number<TAB>TOO LONG", the way the reader should see it.
+    private func reference(_ inputs: [[UInt8]], maxLineLength: Int) -> [String] {
+        var lines: [String] = []
+        for input in inputs where !input.isEmpty {
+            var parts = input.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+            if parts.last == [] { parts.removeLast() }
+            for var part in parts {
+                if part.last == 0x0D { part.removeLast() }
+                let number = lines.count + 1
+                lines.append(part.count > maxLineLength ? "\(number)\tTOO LONG" : "\(number)\t" + String(decoding: part, as: UTF8.self))
+            }
+        }
+        return lines
+    }
+
+    private func read(_ paths: [String], blockSize: Int, maxLines: Int, maxLineLength: Int) throws -> [String] {
+        let reader = LineReader(
+            inputs: paths.map { .file($0) }, maxLineLength: maxLineLength, blockSize: blockSize, maxLines: maxLines)
+        let batch = Batch(inputCapacity: 16, lineCapacity: 4)
+        var lines: [String] = []
+        while try reader.fill(batch) {
+            #expect(batch.lines.count <= maxLines)
+            for line in batch.lines {
+                lines.append(line.tooLong ? "\(line.number)\tTOO LONG" : "\(line.number)\t" + String(decoding: batch.bytes(of: line), as: UTF8.self))
+            }
+        }
+        return lines
+    }
+
+    @Test("Random inputs split the same whatever the block size and batch length")
+    func randomInputs() throws {
+        var random = SplitMix64(state: 7)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("line-reader-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let alphabet = Array("abc \r{}\"é".utf8)
+        for trial in 0..<200 {
+            var inputs: [[UInt8]] = []
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                var bytes: [UInt8] = []
+                for _ in 0..<Int.random(in: 0...30, using: &random) {
+                    let length = [0, 1, 2, 5, 10, 30, 60, 61, 62, 63, 100].randomElement(using: &random)!
+                    for _ in 0..<length { bytes.append(alphabet.randomElement(using: &random)!) }
+                    bytes += Bool.random(using: &random) ? [0x0A] : [0x0D, 0x0A]
+                }
+                if Int.random(in: 0..<3, using: &random) == 0, bytes.last == 0x0A { bytes.removeLast() }
+                inputs.append(bytes)
+            }
+            let paths = try inputs.enumerated().map { index, bytes in
+                let url = directory.appendingPathComponent("\(trial)-\(index)")
+                try Data(bytes).write(to: url)
+                return url.path
+            }
+            let blockSize = [1, 2, 3, 7, 16, 64, 4096].randomElement(using: &random)!
+            let maxLines = [1, 2, 3, 5, 100].randomElement(using: &random)!
+            let maxLineLength = [60, 61, 1000].randomElement(using: &random)!
+            let lines = try read(paths, blockSize: blockSize, maxLines: maxLines, maxLineLength: maxLineLength)
+            #expect(lines == reference(inputs, maxLineLength: maxLineLength),
+                    "trial \(trial): block \(blockSize), batch \(maxLines), limit \(maxLineLength)")
+        }
+    }
+
+    @Test("A missing file fails naming it")
+    func missingFile() {
+        #expect(throws: LineReader.Failure.self) { try LineReader.check([.file("/no/such/file")]) }
+        do {
+            try LineReader.check([.file("/no/such/file")])
+        } catch {
+            #expect(error.description == "/no/such/file: No such file or directory")
+        }
+    }
+}

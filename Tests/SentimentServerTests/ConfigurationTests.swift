@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+import Tweets
+@testable import SentimentServer
+
+@Suite("Configuration and profiles")
+struct ConfigurationTests {
+    @Test("Flags win over the environment, which wins over the profile's defaults")
+    func flagsThenEnvironmentThenProfile() throws {
+        let environment = ["SENTIMENT_PROFILE": "stage", "SENTIMENT_PORT": "9000", "SENTIMENT_HOST": "127.0.0.2",
+                           "SENTIMENT_DB": "/tmp/env.sqlite", "SENTIMENT_LOG_LEVEL": "warning", "SENTIMENT_API_KEY": "k"]
+        let fromEnvironment = try ServerConfiguration.resolve(flags: .init(), environment: environment)
+        #expect(fromEnvironment.profile == .stage)
+        #expect(fromEnvironment.port == 9000)
+        #expect(fromEnvironment.host == "127.0.0.2")
+        #expect(fromEnvironment.databasePath == "/tmp/env.sqlite")
+        #expect(fromEnvironment.logLevel == .warning)
+        #expect(fromEnvironment.apiKey == "k")
+        #expect(fromEnvironment.upstreamBaseURL == XAPIConfiguration.defaultBaseURL)
+
+        let fromFlags = try ServerConfiguration.resolve(
+            flags: .init(profile: .dev, host: "localhost", port: 1234, databasePath: "/tmp/flag.sqlite"), environment: environment)
+        #expect(fromFlags.profile == .dev)
+        #expect(fromFlags.port == 1234)
+        #expect(fromFlags.host == "localhost")
+        #expect(fromFlags.databasePath == "/tmp/flag.sqlite")
+        #expect(fromFlags.upstreamBaseURL == Profile.developmentUpstream)
+    }
+
+    @Test("Without a profile, the defaults are production's", arguments: [[String: String](), ["HOME": "/home/x"]])
+    func defaultProfileIsProduction(environment: [String: String]) throws {
+        let configuration = try ServerConfiguration.resolve(flags: .init(), environment: environment)
+        #expect(configuration.profile == .prod)
+        #expect(configuration.host == "127.0.0.1")
+        #expect(configuration.port == 8080)
+        #expect(configuration.logLevel == .notice)
+        #expect(configuration.retryPolicy == .standard)
+        #expect(configuration.upstreamBaseURL.absoluteString == "https://api.x.com")
+        try configuration.validate()
+    }
+
+    @Test("Production and staging refuse a development upstream", arguments: [Profile.prod, .stage])
+    func productionRefusesDevelopmentUpstream(profile: Profile) throws {
+        for url in ["http://127.0.0.1:8089", "https://localhost:9999", "http://api.example.com"] {
+            let configuration = try ServerConfiguration.resolve(
+                flags: .init(profile: profile, databasePath: "/tmp/x.sqlite", upstreamBaseURL: url), environment: [:])
+            #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        }
+        let offline = try ServerConfiguration.resolve(
+            flags: .init(profile: profile, databasePath: "/tmp/x.sqlite", upstreamBaseURL: "http://127.0.0.1:1", offline: true),
+            environment: [:])
+        try offline.validate()
+    }
+
+    @Test("The dev profile listens on loopback only")
+    func developmentIsLoopbackOnly() throws {
+        let configuration = ServerConfiguration(profile: .dev, host: "0.0.0.0", databasePath: "/tmp/x.sqlite", apiKey: "k")
+        #expect(throws: ConfigurationError.self) { try configuration.validate() }
+        try ServerConfiguration(profile: .dev, host: "::1", databasePath: "/tmp/x.sqlite").validate()
+    }
+
+    @Test("Listening beyond loopback requires an API key")
+    func publicHostNeedsAnAPIKey() throws {
+        let open = ServerConfiguration(profile: .prod, host: "0.0.0.0", databasePath: "/tmp/x.sqlite")
+        #expect(throws: ConfigurationError.apiKeyRequired(host: "0.0.0.0")) { try open.validate() }
+        var keyed = open
+        keyed.apiKey = "s3cret"
+        try keyed.validate()
+        #expect(keyed.requiresAPIKey)
+    }
+
+    @Test("Unreadable environment values are errors that name the variable", arguments: [
+        ("SENTIMENT_PROFILE", "production"), ("SENTIMENT_PORT", "eighty"), ("SENTIMENT_LOG_LEVEL", "loud"),
+        ("X_API_URL", "ftp://x"),
+    ])
+    func badEnvironmentValues(name: String, value: String) {
+        #expect {
+            _ = try ServerConfiguration.resolve(flags: .init(), environment: [name: value])
+        } throws: { error in
+            (error as? ConfigurationError)?.description.contains(name) == true
+        }
+    }
+
+    @Test("Loopback hosts", arguments: [("127.0.0.1", true), ("127.1.2.3", true), ("localhost", true), ("::1", true),
+                                        ("[::1]", true), ("0.0.0.0", false), ("192.168.1.2", false), ("::", false)])
+    func loopbackHosts(host: String, loopback: Bool) {
+        #expect(ServerConfiguration.isLoopback(host) == loopback)
+    }
+}
+
+@Suite("NDJSON line splitting")
+struct LineSplitterTests {
+    @Test("Lines split on LF and CRLF across chunks; an over-long line is flagged and skipped")
+    func splitsAcrossChunks() {
+        var splitter = LineSplitter(maximumLineBytes: 8)
+        var lines: [LineSplitter.Line] = []
+        for chunk in ["ab", "c\r\nde", "f\n0123456789", "ABCDEF\nlast"] {
+            splitter.append(Array(chunk.utf8))
+            while let line = splitter.next() { lines.append(line) }
+        }
+        if let line = splitter.finish() { lines.append(line) }
+        #expect(lines == [.text(Array("abc".utf8)), .text(Array("def".utf8)), .tooLong, .text(Array("last".utf8))])
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Testing
+import Tweets
+@testable import SentimentServer
+
+@Suite("GET /v1/users, /v1/users/{username}/tweets and /v1/history")
+struct UserRouteTests {
+    // MARK: - Search
+
+    @Test("Search as you type finds stored users by prefix, then recent searches")
+    func searchFindsStoredUsersThenRecentSearches() async throws {
+        try await TestServer.with(seed: importSunnydays) { server in
+            let answer = try await server.request(.GET, "/v1/users?query=sun")
+            #expect(answer.status == 200)
+            let body = try answer.object()
+            #expect(body["query"] as? String == "sun")
+            let users = try #require(body["users"] as? [[String: Any]])
+            #expect(users.map { $0["username"] as? String } == ["sunnydays"])
+            #expect(users.first?["display_name"] as? String == "Sunny Days (made up)")
+            #expect((body["recent"] as? [Any])?.isEmpty == true)
+            try OpenAPIDocument.shared.validate(answer, path: "/v1/users", method: "get")
+
+            _ = try await server.request(.GET, "/v1/users/SunnyDays/tweets?offline=1")
+            let after = try await server.request(.GET, "/v1/users?query=SUN").object()
+            #expect((after["recent"] as? [[String: Any]])?.map { $0["username"] as? String } == ["SunnyDays"])
+            let none = try await server.request(.GET, "/v1/users?query=zzz").object()
+            #expect((none["users"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test("A limit outside 1–50 is a 400")
+    func searchLimitIsChecked() async throws {
+        try await TestServer.with { server in
+            let answer = try await server.request(.GET, "/v1/users?query=a&limit=500")
+            #expect(answer.status == 400)
+            #expect(try answer.object()["code"] as? String == "invalid-parameter")
+        }
+    }
+
+    // MARK: - Timelines
+
+    @Test("Offline tweets carry exactly the fields of `sentiment tweets --format jsonl`")
+    func offlineTweetsHaveTheJSONLFields() async throws {
+        try await TestServer.with(seed: importSunnydays) { server in
+            let answer = try await server.request(.GET, "/v1/users/sunnydays/tweets?offline=1&limit=5")
+            #expect(answer.status == 200)
+            let body = try answer.object()
+            #expect(Set(body.keys) == ["user", "tweets", "next_cursor", "stale", "failure"])
+            #expect(body["stale"] as? Bool == false)
+            #expect((body["user"] as? [String: Any])?["username"] as? String == "sunnydays")
+            let tweets = try #require(body["tweets"] as? [[String: Any]])
+            #expect(tweets.count == 5)
+            let expectedKeys: Set<String> = ["id", "author_id", "text", "created_at", "lang", "label", "probabilities",
+                                             "score", "language", "mood", "theme", "model_id"]
+            for tweet in tweets { #expect(Set(tweet.keys) == expectedKeys) }
+            // The same encoder as the command line: decoding the answer gives back ClassifiedTweets.
+            let decoded = try JSONDecoder().decode(Timeline.self, from: answer.body)
+            #expect(decoded.tweets.count == 5)
+            try OpenAPIDocument.shared.validate(answer, path: "/v1/users/{username}/tweets", method: "get")
+
+            // The next page starts after the first.
+            let cursor = try #require(body["next_cursor"] as? String)
+            let next = try await server.request(.GET, "/v1/users/sunnydays/tweets?offline=1&limit=5&cursor=\(cursor)")
+            let nextIDs = try #require((try next.object()["tweets"] as? [[String: Any]])?.map { $0["id"] as? String })
+            #expect(nextIDs.count == 5)
+            #expect(Set(nextIDs).isDisjoint(with: tweets.map { $0["id"] as? String }))
+        }
+    }
+
+    @Test("With the upstream down, stored tweets are answered, stale, with the failure kind")
+    func upstreamDownAnswersStale() async throws {
+        let upstream = try await FakeXServer.start { _, _ in
+            .respond(status: 503, body: #"{"title":"Service Unavailable","detail":"over capacity","type":"about:blank","status":503}"#)
+        }
+        defer { Task { try await upstream.stop() } }
+        try await TestServer.with(upstream: upstream.baseURL, seed: importSunnydays) { server in
+            let answer = try await server.request(.GET, "/v1/users/sunnydays/tweets")
+            #expect(answer.status == 200)
+            let body = try answer.object()
+            #expect(body["stale"] as? Bool == true)
+            let failure = try #require(body["failure"] as? [String: Any])
+            #expect(failure["kind"] as? String == "upstream")
+            #expect(failure["status"] as? Int == 503)
+            #expect((body["tweets"] as? [Any])?.isEmpty == false)
+            try OpenAPIDocument.shared.validate(answer, path: "/v1/users/{username}/tweets", method: "get")
+            let metrics = try await server.request(.GET, "/metrics").text
+            #expect(metrics.contains(#"sentiment_upstream_failures_total{kind="upstream"} 1"#))
+            #expect(metrics.contains("sentiment_stale_answers_total 1"))
+        }
+    }
+
+    @Test("With the upstream unreachable and nothing stored, the answer is a 502 naming the failure")
+    func upstreamUnreachableAndNothingStoredIs502() async throws {
+        // A port nobody listens on: bind one, then close it.
+        let closed = try await FakeXServer.start { _, _ in .drop }
+        let url = closed.baseURL
+        try await closed.stop()
+        // The HTTP client retries refused connections until the request's deadline: keep it short.
+        try await TestServer.with(upstream: url, configure: { $0.upstreamTimeout = .seconds(1) }) { server in
+            let answer = try await server.request(.GET, "/v1/users/nobody_here/tweets")
+            #expect(answer.status == 502)
+            let problem = try answer.object()
+            #expect(problem["code"] as? String == "upstream-failed")
+            #expect((problem["failure"] as? [String: Any])?["kind"] as? String == "connection")
+            try OpenAPIDocument.shared.validate(answer, path: "/v1/users/{username}/tweets", method: "get")
+        }
+    }
+
+    @Test("Tweets from a live upstream are stored, classified and paged; retries are counted")
+    func liveUpstreamIsPagedAndRetriesCounted() async throws {
+        let upstream = try await FakeXServer.start { request, index in
+            if request.path.hasPrefix("/2/users/by/username/") {
+                return index == 0 ? .respond(status: 500, body: "{}") : .respond(status: 200, body: XBodies.user())
+            }
+            return request.query["pagination_token"] == nil
+                ? .respond(status: 200, body: XBodies.tweets(11...20, next: "p2"))
+                : .respond(status: 200, body: XBodies.tweets(1...10, next: nil))
+        }
+        defer { Task { try await upstream.stop() } }
+        try await TestServer.with(upstream: upstream.baseURL, configure: {
+            $0.retryPolicy = RetryPolicy(delays: [.milliseconds(10)], maximumRateLimitWait: .zero)
+            $0.pageSize = 10
+        }) { server in
+            let first = try await server.request(.GET, "/v1/users/alice/tweets")
+            #expect(first.status == 200)
+            let body = try first.object()
+            #expect(body["stale"] as? Bool == false)
+            let tweets = try #require(body["tweets"] as? [[String: Any]])
+            #expect(tweets.map { $0["id"] as? String } == (11...20).reversed().map(String.init))
+            #expect(tweets.allSatisfy { $0["mood"] as? String == "happy" })
+            let cursor = try #require(body["next_cursor"] as? String)
+            let second = try await server.request(.GET, "/v1/users/alice/tweets?cursor=\(cursor)").object()
+            #expect((second["tweets"] as? [[String: Any]])?.map { $0["id"] as? String } == (1...10).reversed().map(String.init))
+
+            let metrics = try await server.request(.GET, "/metrics").text
+            #expect(metrics.contains("sentiment_upstream_retries_total 1"))
+            #expect(metrics.contains(#"sentiment_texts_classified_total{endpoint="timeline"} 20"#))
+            // Shown again: answered from the stored classifications.
+            _ = try await server.request(.GET, "/v1/users/alice/tweets?offline=1")
+            let again = try await server.request(.GET, "/metrics").text
+            #expect(again.contains("sentiment_classification_cache_hits_total 10"))
+        }
+    }
+
+    @Test("Unknown users, bad usernames, cursors and limits have their own problems", arguments: [
+        ("/v1/users/nobody/tweets", 404, "unknown-user"),
+        ("/v1/users/not%20a%20name/tweets", 400, "invalid-username"),
+        ("/v1/users/alice/tweets?cursor=garbage", 400, "invalid-cursor"),
+        ("/v1/users/alice/tweets?limit=0", 400, "invalid-parameter"),
+        ("/v1/users/ghost/tweets?offline=1", 404, "nothing-stored"),
+    ])
+    func timelineProblems(path: String, status: Int, code: String) async throws {
+        let upstream = try await FakeXServer.start { _, _ in .respond(status: 404, body: XBodies.unknownUser) }
+        defer { Task { try await upstream.stop() } }
+        try await TestServer.with(upstream: upstream.baseURL) { server in
+            let answer = try await server.request(.GET, path)
+            #expect(answer.status == status)
+            #expect(answer.contentType == "application/problem+json")
+            #expect(try answer.object()["code"] as? String == code)
+            try OpenAPIDocument.shared.validate(answer, path: "/v1/users/{username}/tweets", method: "get")
+        }
+    }
+
+    // MARK: - History
+
+    @Test("History lists searches most recent first, without duplicates, and DELETE clears it")
+    func historyListsAndClears() async throws {
+        try await TestServer.with(seed: importSunnydays) { server in
+            for name in ["sunnydays", "ghost", "SUNNYDAYS"] {
+                _ = try await server.request(.GET, "/v1/users/\(name)/tweets?offline=1")
+            }
+            let answer = try await server.request(.GET, "/v1/history")
+            #expect(answer.status == 200)
+            let history = try #require(try answer.object()["history"] as? [[String: Any]])
+            #expect(history.map { $0["username"] as? String } == ["SUNNYDAYS"])
+            try OpenAPIDocument.shared.validate(answer, path: "/v1/history", method: "get")
+
+            let deleted = try await server.request(.DELETE, "/v1/history")
+            #expect(deleted.status == 204)
+            let empty = try await server.request(.GET, "/v1/history").object()
+            #expect((empty["history"] as? [Any])?.isEmpty == true)
+        }
+    }
+
+    @Test("With an API key configured, DELETE /v1/history needs it; reads do not")
+    func writesNeedTheAPIKey() async throws {
+        try await TestServer.with(configure: { $0.apiKey = "s3cret" }, seed: importSunnydays) { server in
+            _ = try await server.request(.GET, "/v1/users/sunnydays/tweets?offline=1")
+            let refused = try await server.request(.DELETE, "/v1/history")
+            #expect(refused.status == 401)
+            #expect(refused.contentType == "application/problem+json")
+            #expect(refused.headers["www-authenticate"]?.hasPrefix("Bearer") == true)
+            try OpenAPIDocument.shared.validate(refused, path: "/v1/history", method: "delete")
+            let wrong = try await server.request(.DELETE, "/v1/history", headers: [("X-API-Key", "s3cre")])
+            #expect(wrong.status == 401)
+            #expect((try await server.request(.GET, "/v1/history").object()["history"] as? [Any])?.count == 1)
+
+            let bearer = try await server.request(.DELETE, "/v1/history", headers: [("Authorization", "Bearer s3cret")])
+            #expect(bearer.status == 204)
+            let header = try await server.request(.DELETE, "/v1/history", headers: [("X-API-Key", "s3cret")])
+            #expect(header.status == 204)
+        }
+    }
+}
