@@ -1,6 +1,6 @@
 # swift-sentiment — the two commands of a fresh Debian machine with the Swift toolchain:
 #   make demo   classify the sample dump and show a timeline with the shipped model
-#   make test   build everything (Bench included) and run every test
+#   make test   build everything (Bench included) and run every test, the browser tests too
 # Each installs the system packages it needs with apt-get when they are missing.
 
 SWIFT        ?= swift
@@ -35,10 +35,13 @@ demo: build
 	@db=$$(mktemp -d)/demo.sqlite; \
 	  $(RELEASE_BIN)/sentiment tweets sunnydays --archive Examples/archive/sunnydays --db $$db --limit 8
 
-## Every test: builds all targets (Bench included, so it keeps compiling), then runs them.
+## Every test: builds all targets (Bench included, so it keeps compiling), runs the Swift
+## tests, then the web page's tests in headless Chromium (which install Chromium and
+## Selenium when missing).
 test: deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	$(SWIFT) test --skip-build
+	SENTIMENT_BIN="$$($(SWIFT) build --show-bin-path)/sentiment" scripts/browser-tests.sh
 
 ## Rebuild the shipped model from the shared data (the exact command behind Models/default).
 model: deps

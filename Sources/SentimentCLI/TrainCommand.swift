@@ -29,6 +29,9 @@ struct TrainCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Directory to write the model to.", valueName: "dir"))
     var out: String
 
+    @Option(name: .customLong("fold-order"), help: "How examples are dealt into folds: chronological (blocks in tweet-id order; stratified when a file has no id column) or stratified.")
+    var foldOrder: FoldOrder = TrainingOptions().foldOrder
+
     @Option(help: "Seed of the fold assignment.")
     var seed: UInt64 = 1
 
@@ -65,6 +68,7 @@ struct TrainCommand: ParsableCommand {
     func run() throws {
         var options = TrainingOptions()
         options.seed = seed
+        options.foldOrder = foldOrder
         options.l2 = l2
         options.folds = folds
         options.maxIterations = maxIterations
@@ -127,3 +131,5 @@ func readExamples(_ path: String) throws -> [LabeledExample] {
 func fileSHA256(_ path: String) throws -> String {
     try SentimentModel.sha256(ofFile: path)
 }
+
+extension FoldOrder: ExpressibleByArgument {}

@@ -4,7 +4,7 @@ import Testing
 import Tweets
 @testable import SentimentServer
 
-@Suite("The real model behind the API", .enabled(if: SentimentModel.defaultDirectory() != nil, "Models/default is not built yet"))
+@Suite("The real model behind the API")
 struct RealModelTests {
     @Test("Many parallel classify calls give the same answers as one by one, with the shipped model")
     func parallelCallsMatchSequentialOnes() async throws {

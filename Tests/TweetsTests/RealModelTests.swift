@@ -3,7 +3,7 @@ import Sentiment
 import Testing
 @testable import Tweets
 
-@Suite("Real model", .enabled(if: SentimentModel.defaultDirectory() != nil, "Models/default is not built yet"))
+@Suite("Real model")
 struct RealModelTests {
     @Test("The shipped model classifies a timeline once and themes clear tweets")
     func shippedModel() async throws {

@@ -132,7 +132,8 @@ struct FeatureExtractor: Sendable {
         // Character (byte) n-grams inside words.
         if settings.charNgramMax > 0 {
             for i in 0..<count where tokens[i].kind == UInt16(CTK_WORD.rawValue) {
-                appendCharNgrams(buffer.textBytes(of: i), to: &row)
+                let negated = settings.negatedCharNgrams && tokens[i].flags & UInt16(CTK_FLAG_NEGATED) != 0
+                appendCharNgrams(buffer.textBytes(of: i), negated: negated, to: &row)
             }
             let charFeatures = row.count - wordFeatures
             if charFeatures > 0 {
@@ -150,7 +151,8 @@ struct FeatureExtractor: Sendable {
 
     /// Byte n-grams of "<word>" of every length in the settings' range.
     @inline(__always)
-    private func appendCharNgrams<Sink: FeatureSink>(_ word: UnsafeRawBufferPointer, to row: inout Sink) {
+    private func appendCharNgrams<Sink: FeatureSink>(_ word: UnsafeRawBufferPointer, negated: Bool, to row: inout Sink) {
+        let namespace: FeatureHash.Namespace = negated ? .negatedChar : .char
         let lo = settings.charNgramMin, hi = settings.charNgramMax
         let length = word.count + 2
         guard length >= lo else { return }
@@ -164,8 +166,8 @@ struct FeatureExtractor: Sendable {
                 hash = (hash ^ UInt64(byte(end))) &* FeatureHash.fnvPrime
                 end += 1
                 if end - start >= lo {
-                    append(FeatureHash.feature(.char, hash), to: &row,
-                           name: String(decoding: (start..<end).map(byte), as: UTF8.self))
+                    append(FeatureHash.feature(namespace, hash), to: &row,
+                           name: String(decoding: (start..<end).map(byte), as: UTF8.self) + (negated ? "_NEG" : ""))
                 }
             }
         }

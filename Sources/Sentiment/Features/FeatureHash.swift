@@ -9,6 +9,7 @@ enum FeatureHash {
         case trigram = 0x4
         case char = 0x5
         case hashtag = 0x6
+        case negatedChar = 0x7
     }
 
     /// splitmix64's finalizer: a strong, cheap 64-bit mix.

@@ -16,6 +16,10 @@ public struct FeatureSettings: Sendable, Hashable, Codable {
     public var charNgramMax: Int
     /// Weight of the character n-gram group relative to the word n-gram group.
     public var charGroupWeight: Double
+    /// Whether the character n-grams of a word in a negation scope are features
+    /// of their own (as negated words are), so that "not bad" does not fire the
+    /// n-grams of "bad". Absent from older manifests, where it is false.
+    public var negatedCharNgrams: Bool
     /// `CTK_OPT_…` bits given to the tokenizer.
     public var tokenizerOptions: UInt32
 
@@ -27,7 +31,38 @@ public struct FeatureSettings: Sendable, Hashable, Codable {
         charNgramMin: 3,
         charNgramMax: 5,
         charGroupWeight: 1.0,
+        negatedCharNgrams: true,
         tokenizerOptions: UInt32(CTK_OPT_NEGATION | CTK_OPT_ELONGATION | CTK_OPT_ENTITIES))
+
+    /// Creates settings.
+    public init(bucketBits: Int, hashSeed: UInt64, wordNgrams: Int, charNgramMin: Int, charNgramMax: Int,
+                charGroupWeight: Double, negatedCharNgrams: Bool = false, tokenizerOptions: UInt32) {
+        self.bucketBits = bucketBits
+        self.hashSeed = hashSeed
+        self.wordNgrams = wordNgrams
+        self.charNgramMin = charNgramMin
+        self.charNgramMax = charNgramMax
+        self.charGroupWeight = charGroupWeight
+        self.negatedCharNgrams = negatedCharNgrams
+        self.tokenizerOptions = tokenizerOptions
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case bucketBits, hashSeed, wordNgrams, charNgramMin, charNgramMax, charGroupWeight, negatedCharNgrams, tokenizerOptions
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            bucketBits: try container.decode(Int.self, forKey: .bucketBits),
+            hashSeed: try container.decode(UInt64.self, forKey: .hashSeed),
+            wordNgrams: try container.decode(Int.self, forKey: .wordNgrams),
+            charNgramMin: try container.decode(Int.self, forKey: .charNgramMin),
+            charNgramMax: try container.decode(Int.self, forKey: .charNgramMax),
+            charGroupWeight: try container.decode(Double.self, forKey: .charGroupWeight),
+            negatedCharNgrams: try container.decodeIfPresent(Bool.self, forKey: .negatedCharNgrams) ?? false,
+            tokenizerOptions: try container.decode(UInt32.self, forKey: .tokenizerOptions))
+    }
 
     /// Number of sparse buckets.
     public var buckets: Int { 1 << bucketBits }

@@ -6,11 +6,15 @@ public struct LabeledExample: Sendable, Hashable {
     public var text: String
     /// Its gold label.
     public var label: SentimentLabel
+    /// The tweet's numeric id, when the data has one. Tweet ids grow with time,
+    /// so they let `Trainer` cross-validate in time order.
+    public var id: UInt64?
 
     /// Creates an example.
-    public init(text: String, label: SentimentLabel) {
+    public init(text: String, label: SentimentLabel, id: UInt64? = nil) {
         self.text = text
         self.label = label
+        self.id = id
     }
 }
 
@@ -33,7 +37,7 @@ public struct DataFileError: Error, Sendable, Hashable, CustomStringConvertible 
 
 extension LabeledExample {
     /// Reads a tab-separated file with a header naming a `label` and a `text`
-    /// column (other columns, such as `id`, are ignored) — the format of
+    /// column, and optionally a numeric `id` column (others are ignored) — the format of
     /// `shared/data/semeval/*.tsv`.
     ///
     /// - Throws: `DataFileError` naming the file and line: missing file, no
@@ -57,6 +61,7 @@ extension LabeledExample {
         guard let labelColumn = columns.firstIndex(of: "label"), let textColumn = columns.firstIndex(of: "text") else {
             throw DataFileError(path: path, line: 1, reason: "header must name a \"label\" and a \"text\" column, found \(columns)", isMissing: false)
         }
+        let idColumn = columns.firstIndex(of: "id")
         var examples = [LabeledExample]()
         examples.reserveCapacity(lines.count)
         for (offset, line) in lines.enumerated().dropFirst() {
@@ -69,7 +74,8 @@ extension LabeledExample {
             guard let label = SentimentLabel(rawValue: fields[labelColumn].lowercased()) else {
                 throw DataFileError(path: path, line: offset + 1, reason: "unknown label \"\(fields[labelColumn])\" (expected negative, neutral or positive)", isMissing: false)
             }
-            examples.append(LabeledExample(text: String(fields[textColumn]), label: label))
+            let id = idColumn.flatMap { $0 < fields.count ? UInt64(fields[$0]) : nil }
+            examples.append(LabeledExample(text: String(fields[textColumn]), label: label, id: id))
         }
         return examples
     }

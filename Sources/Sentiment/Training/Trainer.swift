@@ -39,14 +39,16 @@ public struct Trainer: Sendable {
         let settings = options.features
         let classCounts = SentimentLabel.allCases.map { label in examples.count { $0.label == label } }
         let folds = options.folds >= 2 && examples.count >= options.folds * 3 ? options.folds : 1
-        let fold = Self.assignFolds(examples, folds: folds, seed: options.seed)
+        let fold = Self.assignFolds(examples, folds: folds, order: options.foldOrder, seed: options.seed)
 
         // Lexicons: one per fold (from the other folds) and one from everything.
         let counter = LexiconCounter(bits: options.lexiconBits, folds: folds, settings: settings)
         let counts = counter.count(examples, fold: fold)
         let empty = Lexicon.empty(bits: options.lexiconBits)
         let fullLexicon = options.learnsLexicon ? counts.lexicon(excluding: nil) : empty
-        let foldLexicons = folds >= 2 && options.learnsLexicon ? (0..<folds).map { counts.lexicon(excluding: $0) } : [Lexicon](repeating: empty, count: folds)
+        // Without folds the training features see the same lexicon the model ships
+        // with (learned in-sample), so training and scoring agree.
+        let foldLexicons = folds >= 2 && options.learnsLexicon ? (0..<folds).map { counts.lexicon(excluding: $0) } : [fullLexicon]
         let extractors = foldLexicons.map { FeatureExtractor(settings: settings, lexicon: $0) }
         log("featurizing \(examples.count) examples (\(folds) fold\(folds == 1 ? "" : "s"), \(threads) threads)")
         var set = TrainingSet.build(examples, threads: threads, extractor: { extractors[fold[$0]] },
@@ -138,10 +140,15 @@ public struct Trainer: Sendable {
         return (theta, report)
     }
 
-    /// Stratified folds: each class shuffled by the seed and dealt round-robin.
-    static func assignFolds(_ examples: [LabeledExample], folds: Int, seed: UInt64) -> [Int] {
+    /// The fold of each example (see `FoldOrder`).
+    static func assignFolds(_ examples: [LabeledExample], folds: Int, order: FoldOrder = .stratified, seed: UInt64) -> [Int] {
         var fold = [Int](repeating: 0, count: examples.count)
         guard folds >= 2 else { return fold }
+        if order == .chronological, examples.allSatisfy({ $0.id != nil }) {
+            let byTime = examples.indices.sorted { (examples[$0].id!, $0) < (examples[$1].id!, $1) }
+            for (position, i) in byTime.enumerated() { fold[i] = position * folds / examples.count }
+            return fold
+        }
         var generator = SplitMix64(seed: seed)
         for label in SentimentLabel.allCases {
             var members = examples.indices.filter { examples[$0].label == label }

@@ -11,6 +11,8 @@ public struct TrainingOptions: Sendable, Hashable {
     /// Folds for the cross-fitted lexicon and the out-of-fold predictions that
     /// choose the temperature and the decision rule's prior exponent.
     public var folds: Int = 5
+    /// How examples are dealt into folds.
+    public var foldOrder: FoldOrder = .chronological
     /// Seed of the fold assignment; training is deterministic for a seed.
     public var seed: UInt64 = 1
     /// Weight each class's examples by total/(3·class count) in the loss.
@@ -27,4 +29,16 @@ public struct TrainingOptions: Sendable, Hashable {
 
     /// Default options.
     public init() {}
+}
+
+/// How `Trainer` deals examples into cross-validation folds.
+public enum FoldOrder: String, Sendable, Hashable, CaseIterable {
+    /// Each class shuffled by the seed and dealt round-robin.
+    case stratified
+    /// Contiguous blocks in tweet-id (time) order, so each fold is scored by a
+    /// model that did not see its period: the out-of-fold scores then show the
+    /// drift that new tweets bring, and the temperature and decision rule chosen
+    /// from them hold up better on later data. Examples without an id fall back
+    /// to `stratified`.
+    case chronological
 }

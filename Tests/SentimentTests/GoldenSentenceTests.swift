@@ -1,0 +1,75 @@
+import Testing
+import Sentiment
+
+/// The shipped model (`Models/default`) on sentences whose mood nobody doubts,
+/// and on the constructions a tweet model must handle: negation, contrast and
+/// emoji-only tweets. Sarcasm is listed as a known weakness of a linear model:
+/// those cases run, and a pass is reported, but a failure does not fail the run.
+@Suite("Golden sentences on the shipped model")
+struct GoldenSentenceTests {
+    static let model: SentimentModel? = try? SentimentModel.loadDefault()
+
+    private func label(_ text: String) throws -> SentimentLabel {
+        let model = try #require(Self.model, "Models/default must load")
+        return model.classify(text).label
+    }
+
+    // MARK: - Obvious sentences
+
+    @Test("Obvious sentences get their label", arguments: [
+        ("I love this!!! 😍", SentimentLabel.positive),
+        ("worst day ever :(", .negative),
+        ("The meeting is at 3pm", .neutral),
+        ("What a beautiful morning, feeling great", .positive),
+        ("I hate waiting in line, so annoying", .negative),
+        ("The store opens at 9 on Saturday", .neutral),
+    ])
+    func obvious(text: String, expected: SentimentLabel) throws {
+        #expect(try label(text) == expected)
+    }
+
+    // MARK: - Negation
+
+    @Test("A negated negative word is not negative", arguments: ["not bad at all", "not bad", "This movie was not bad at all"])
+    func negatedNegative(text: String) throws {
+        #expect(try label(text) != .negative)
+    }
+
+    @Test("A negated positive word is not positive", arguments: ["not good", "This is not good. Not good at all."])
+    func negatedPositive(text: String) throws {
+        #expect(try label(text) != .positive)
+    }
+
+    // MARK: - Contrast
+
+    @Test("After 'but', the second clause decides")
+    func contrast() throws {
+        #expect(try label("the food was great but the service was awful") == .negative)
+        #expect(try label("the service was awful but the food was great") != .negative)
+    }
+
+    // MARK: - Emoji only
+
+    @Test("Emoji-only tweets take the emoji's mood", arguments: [
+        ("😍😍😍", SentimentLabel.positive),
+        ("😡😡", .negative),
+        ("😭😭😭", .negative),
+    ])
+    func emojiOnly(text: String, expected: SentimentLabel) throws {
+        #expect(try label(text) == expected)
+    }
+
+    // MARK: - Known weaknesses
+
+    @Test("Sarcasm markers (known weakness: listed, allowed to fail)", arguments: [
+        ("Oh great, another Monday. Just what I needed. #sarcasm", SentimentLabel.negative),
+        ("I just love being stuck in traffic for two hours", .negative),
+        ("Wow, thanks for cancelling my flight, really appreciate it", .negative),
+    ])
+    func sarcasm(text: String, expected: SentimentLabel) throws {
+        let got = try label(text)
+        withKnownIssue("a bag of n-grams reads sarcasm literally", isIntermittent: true) {
+            #expect(got == expected)
+        }
+    }
+}
