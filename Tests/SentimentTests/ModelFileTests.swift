@@ -19,6 +19,16 @@ struct ModelFileTests {
 
     // MARK: Failures name the file
 
+    @Test("Feature settings of a manifest written before negated character n-grams read as off")
+    func olderFeatureSettingsDecode() throws {
+        let json = #"{"bucketBits":20,"hashSeed":1,"wordNgrams":2,"charNgramMin":3,"charNgramMax":5,"charGroupWeight":1,"tokenizerOptions":7}"#
+        let settings = try JSONDecoder().decode(FeatureSettings.self, from: Data(json.utf8))
+        #expect(settings.negatedCharNgrams == false)
+        #expect(settings.bucketBits == 20 && settings.charNgramMax == 5)
+        let roundTrip = try JSONDecoder().decode(FeatureSettings.self, from: JSONEncoder().encode(FeatureSettings.standard))
+        #expect(roundTrip == FeatureSettings.standard)
+    }
+
     @Test("A missing model directory fails as missing, naming the manifest")
     func missingDirectoryFails() throws {
         let directory = try Fixtures.temporaryDirectory().appendingPathComponent("nothing")

@@ -10,7 +10,7 @@ struct TrainingTests {
         let evaluation = Evaluation(gold: Fixtures.sample.map(\.label), predictions: model.classify(Fixtures.sample.map(\.text)))
         #expect(evaluation.accuracy >= 0.9)
         #expect(model.classify("I love it, what a great day").label == .positive)
-        #expect(model.classify("I hate this, the worst").label == .negative)
+        #expect(model.classify("I hate it, worst ever").label == .negative)
     }
 
     @Test("Training is deterministic for a seed")
@@ -29,6 +29,22 @@ struct TrainingTests {
                 #expect(members.count >= 3)
             }
         }
+    }
+
+    @Test("Chronological folds are contiguous blocks in tweet-id order")
+    func foldsAreChronological() {
+        let examples = Fixtures.sample.enumerated().map { offset, example in
+            LabeledExample(text: example.text, label: example.label, id: UInt64(1_000 + 7 * ((offset * 11) % 30)))
+        }
+        let folds = Trainer.assignFolds(examples, folds: 3, order: .chronological, seed: 7)
+        let byTime = examples.indices.sorted { examples[$0].id! < examples[$1].id! }
+        #expect(byTime.map { folds[$0] } == Array(repeating: 0, count: 10) + Array(repeating: 1, count: 10) + Array(repeating: 2, count: 10))
+    }
+
+    @Test("Chronological folds fall back to stratified ones when an example has no id")
+    func chronologicalFoldsNeedIds() {
+        #expect(Trainer.assignFolds(Fixtures.sample, folds: 3, order: .chronological, seed: 7)
+            == Trainer.assignFolds(Fixtures.sample, folds: 3, order: .stratified, seed: 7))
     }
 
     @Test("L-BFGS finds the minimum of a quadratic")

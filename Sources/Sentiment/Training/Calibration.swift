@@ -34,29 +34,42 @@ enum Calibration {
     }
 
     /// The prior exponent α in [0, 1.5] (steps of 0.05), by the one-standard-error
-    /// rule: the smallest α whose macro-recall is within one standard error of
-    /// the best one.
+    /// rule of cross-validation: the smallest α whose mean macro-recall over the
+    /// folds is within one standard error of the best mean.
     ///
-    /// The curve of macro-recall over α is flat near its top, so the best α of
-    /// the out-of-fold scores is mostly noise, and a large α pays for a sliver of
-    /// recall on the rare class with labels users find wrong (a tweet at
-    /// p = 0.24 / 0.19 / 0.57 called negative). The smallest α that is as good
-    /// within the estimate's own error keeps the decision closest to the model's
-    /// probabilities. The standard error is that of a mean of three binomial
-    /// recalls: ⅓·√(Σ_c r_c(1 − r_c)/n_c).
-    static func fitPriorExponent(logits: [Double], gold: [SentimentLabel], temperature: Double, priors: [Double]) -> Double {
-        let candidates = (0...30).map { step -> (alpha: Double, evaluation: Evaluation) in
-            let alpha = Double(step) * 0.05
-            return (alpha, evaluate(logits: logits, gold: gold, rule: rule(temperature: temperature, priorExponent: alpha, priors: priors)))
+    /// Each fold is a period of time (see `FoldOrder.chronological`), so the
+    /// spread of the folds' macro-recall measures how much the best α moves as
+    /// tweets drift. Within that spread the curve over α is flat, and a larger
+    /// α than needed buys a sliver of recall on the rare class with labels users
+    /// find wrong (a tweet at p = 0.24 / 0.19 / 0.57 called negative); the
+    /// smallest α that is as good keeps the decision closest to the model's own
+    /// probabilities. The standard error is the folds' standard deviation at the
+    /// best α over √folds.
+    static func fitPriorExponent(logits: [Double], gold: [SentimentLabel], fold: [Int], folds: Int,
+                                 temperature: Double, priors: [Double]) -> Double {
+        let members: [[Int]] = (0..<folds).map { k in gold.indices.filter { fold[$0] == k } }.filter { !$0.isEmpty }
+        func foldRecalls(_ alpha: Double) -> [Double] {
+            let decision = rule(temperature: temperature, priorExponent: alpha, priors: priors)
+            return members.map { rows -> Double in
+                var scores = [Double]()
+                scores.reserveCapacity(3 * rows.count)
+                for i in rows { scores += [logits[3 * i], logits[3 * i + 1], logits[3 * i + 2]] }
+                return evaluate(logits: scores, gold: rows.map { gold[$0] }, rule: decision).macroRecall
+            }
         }
-        guard let best = candidates.max(by: { $0.evaluation.macroRecall < $1.evaluation.macroRecall }) else { return 0 }
-        let variance = SentimentLabel.allCases.reduce(0.0) { sum, label in
-            let n = Double(best.evaluation.confusion[label.index].reduce(0, +))
-            let r = best.evaluation.recall(label)
-            return n > 0 ? sum + r * (1 - r) / n : sum
-        }
-        let standardError = variance.squareRoot() / 3
-        return candidates.first { $0.evaluation.macroRecall >= best.evaluation.macroRecall - standardError }?.alpha ?? best.alpha
+        func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(values.count, 1)) }
+        let alphas: [Double] = (0...30).map { Double($0) * 0.05 }
+        let recalls: [[Double]] = alphas.map(foldRecalls)
+        let means: [Double] = recalls.map(mean)
+        guard let bestIndex = means.indices.max(by: { means[$0] < means[$1] }) else { return 0 }
+        let best: [Double] = recalls[bestIndex]
+        let bestMean = means[bestIndex]
+        let k = Double(best.count)
+        var squares = 0.0
+        for value in best { squares += (value - bestMean) * (value - bestMean) }
+        let standardError: Double = k > 1 ? (squares / (k - 1) / k).squareRoot() : 0
+        let threshold = bestMean - standardError
+        return alphas[means.firstIndex { $0 >= threshold } ?? bestIndex]
     }
 
     /// Evaluates raw scores under a decision rule.

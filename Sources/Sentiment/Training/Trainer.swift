@@ -46,9 +46,9 @@ public struct Trainer: Sendable {
         let counts = counter.count(examples, fold: fold)
         let empty = Lexicon.empty(bits: options.lexiconBits)
         let fullLexicon = options.learnsLexicon ? counts.lexicon(excluding: nil) : empty
-        // Without folds the training features see the same lexicon the model ships
-        // with (learned in-sample), so training and scoring agree.
-        let foldLexicons = folds >= 2 && options.learnsLexicon ? (0..<folds).map { counts.lexicon(excluding: $0) } : [fullLexicon]
+        // Without folds (or without a lexicon) the training features see the lexicon
+        // the model ships with, so training and scoring agree.
+        let foldLexicons = folds >= 2 && options.learnsLexicon ? (0..<folds).map { counts.lexicon(excluding: $0) } : [Lexicon](repeating: fullLexicon, count: folds)
         let extractors = foldLexicons.map { FeatureExtractor(settings: settings, lexicon: $0) }
         log("featurizing \(examples.count) examples (\(folds) fold\(folds == 1 ? "" : "s"), \(threads) threads)")
         var set = TrainingSet.build(examples, threads: threads, extractor: { extractors[fold[$0]] },
@@ -85,7 +85,8 @@ public struct Trainer: Sendable {
             let gold = examples.map(\.label)
             temperature = Calibration.fitTemperature(logits: outOfFold, gold: gold)
             if options.priorExponent == nil {
-                priorExponent = Calibration.fitPriorExponent(logits: outOfFold, gold: gold, temperature: temperature, priors: priors)
+                priorExponent = Calibration.fitPriorExponent(logits: outOfFold, gold: gold, fold: fold, folds: folds,
+                                                              temperature: temperature, priors: priors)
             }
             let rule = Calibration.rule(temperature: temperature, priorExponent: priorExponent, priors: priors)
             crossValidation = Calibration.evaluate(logits: outOfFold, gold: gold, rule: rule)
