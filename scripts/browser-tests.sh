@@ -1,7 +1,7 @@
 #!/bin/sh
 # Browser tests of `sentiment serve`'s web page in headless Chromium (Tests/Browser/browser_tests.py).
 #
-# Installs what is missing — Debian's chromium, chromium-driver and fonts-noto-color-emoji
+# Installs what is missing — Debian's chromium, chromium-driver, fonts-noto-color-emoji (and python3-venv)
 # (apt), Selenium in .venv-browser (pip) — builds the command line unless SENTIMENT_BIN
 # names one, then runs the tests. Screenshots go to test-artifacts/browser/.
 #
@@ -18,6 +18,11 @@ SUDO=$([ "$(id -u)" = 0 ] || echo sudo)
 VENV=.venv-browser
 
 missing=""
+# python3 with venv and pip (Debian splits them out of python3); a python3 of
+# another origin that already has them is used as it is.
+if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+  missing="$missing python3 python3-venv"
+fi
 for package in chromium chromium-driver fonts-noto-color-emoji; do
   dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"
 done

@@ -66,7 +66,9 @@ enum SentimentExecutable {
 
     /// Runs `sentiment arguments…` with `input` on standard input (empty when nil).
     /// Output goes through temporary files, so any size is fine.
-    static func run(_ arguments: [String], input: Data? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> Run {
+    /// `environment` entries are added to (or, with nil, removed from) this process's environment.
+    static func run(_ arguments: [String], input: Data? = nil, environment: [String: String?] = [:],
+                    sourceLocation: SourceLocation = #_sourceLocation) throws -> Run {
         let executable = try #require(url, "the sentiment executable was not built beside the tests", sourceLocation: sourceLocation)
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("sentiment-cli-tests-\(UUID().uuidString)")
@@ -83,6 +85,11 @@ enum SentimentExecutable {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
+        if !environment.isEmpty {
+            var merged = ProcessInfo.processInfo.environment
+            for (name, value) in environment { merged[name] = value }
+            process.environment = merged
+        }
         let stdin = try FileHandle(forReadingFrom: inURL)
         let stdout = try FileHandle(forWritingTo: outURL)
         let stderr = try FileHandle(forWritingTo: errURL)

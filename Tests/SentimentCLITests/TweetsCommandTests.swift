@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// `sentiment import`, `tweets` and `history`, run as subprocesses on a fresh
+/// SQLite file per test: the sample archive goes in, timelines come out with
+/// their themes, and every way of failing has its exit status.
+@Suite("sentiment tweets, import and history", .serialized)
+struct TweetsCommandTests {
+    typealias Run = SentimentExecutable.Run
+
+    /// A fresh database path in its own temporary folder.
+    private func freshDatabase() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-tweets-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder.appendingPathComponent("tweets.sqlite").path
+    }
+
+    /// Runs with no X token and no database from the environment, so only the flags count.
+    private func sentiment(_ arguments: [String], environment: [String: String?] = [:]) throws -> Run {
+        var environment = environment
+        if environment["X_BEARER_TOKEN"] == nil { environment["X_BEARER_TOKEN"] = .some(nil) }
+        environment["SENTIMENT_DB"] = .some(nil)
+        environment["X_API_URL"] = .some(nil)
+        environment["HOME"] = FileManager.default.temporaryDirectory.path
+        return try SentimentExecutable.run(arguments, environment: environment)
+    }
+
+    private let archive = SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/sunnydays").path
+
+    // MARK: - Import and timeline
+
+    @Test("Importing the sample archive stores and classifies its twelve tweets")
+    func importArchive() throws {
+        let db = try freshDatabase()
+        let run = try sentiment(["import", archive, "--db", db])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("12 tweets read, 12 new, 12 classified, 0 skipped (@sunnydays)"))
+        #expect(FileManager.default.fileExists(atPath: db))
+    }
+
+    @Test("An offline timeline in JSON Lines is newest first with a theme per English tweet")
+    func offlineTimelineJSONLines() throws {
+        let db = try freshDatabase()
+        _ = try sentiment(["import", archive, "--db", db])
+        let run = try sentiment(["tweets", "sunnydays", "--offline", "--format", "jsonl", "--db", db])
+        #expect(run.status == 0, "\(run.stderr)")
+        let records = try run.records()
+        #expect(records.count == 12)
+        let dates = records.compactMap { $0["created_at"] as? String }
+        #expect(dates.count == 12)
+        #expect(dates == dates.sorted(by: >))
+        for record in records {
+            for field in ["id", "text", "created_at", "label", "probabilities", "score", "theme"] {
+                #expect(record.keys.contains(field), "missing \(field) in \(record)")
+            }
+            if let theme = record["theme"] as? [String: Any] {
+                let name = try #require(theme["name"] as? String)
+                let expected: [String: (String, String)] = ["happy": ("😃", "#FFD60A"), "neutral": ("😐", "#8E8E93"), "sad": ("😔", "#0A84FF")]
+                let (emoji, color) = try #require(expected[name], "unknown theme \(name)")
+                #expect(theme["emoji"] as? String == emoji)
+                #expect(theme["color"] as? String == color)
+            } else {
+                // Only a tweet in another language has no theme.
+                #expect(record["lang"] as? String != "en", "\(record)")
+            }
+        }
+        // The sample holds one Spanish tweet: flagged, not themed.
+        #expect(records.contains { ($0["lang"] as? String) == "es" && $0["theme"] is NSNull })
+    }
+
+    @Test("Pretty output piped carries no colour codes")
+    func prettyOutputPipedIsPlain() throws {
+        let db = try freshDatabase()
+        _ = try sentiment(["import", archive, "--db", db])
+        let run = try sentiment(["tweets", "sunnydays", "--offline", "--limit", "3", "--db", db])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.output.contains("\u{1B}["))
+        #expect(run.output.contains("😃") || run.output.contains("😐") || run.output.contains("😔"))
+    }
+
+    // MARK: - Failures
+
+    @Test("Offline with nothing stored exits 66 with a one-line reason")
+    func offlineWithNothingStored() throws {
+        let run = try sentiment(["tweets", "nobody_here", "--offline", "--db", try freshDatabase()])
+        #expect(run.status == 66)
+        #expect(run.output.isEmpty)
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    }
+
+    @Test("When the X API cannot be reached, stored tweets are shown and the answer is stale, exit 0")
+    func unreachableUpstreamIsStale() throws {
+        let db = try freshDatabase()
+        _ = try sentiment(["import", archive, "--db", db])
+        let run = try sentiment(["tweets", "sunnydays", "--format", "jsonl", "--limit", "2", "--db", db,
+                                 "--api-url", "http://127.0.0.1:1"], environment: ["X_BEARER_TOKEN": "test-token"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try run.records().count == 2)
+        #expect(run.stderr.contains("out of date"), "\(run.stderr)")
+        #expect(!run.stderr.contains("test-token"))
+    }
+
+    @Test("When the X API cannot be reached and nothing is stored, exit 69 with a one-line reason")
+    func unreachableUpstreamWithNothingStored() throws {
+        let run = try sentiment(["tweets", "sunnydays", "--db", try freshDatabase(), "--api-url", "http://127.0.0.1:1"],
+                                environment: ["X_BEARER_TOKEN": "test-token"])
+        #expect(run.status == 69, "\(run.stderr)")
+        #expect(run.output.isEmpty)
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    }
+
+    @Test("A missing archive exits 66")
+    func missingArchive() throws {
+        let run = try sentiment(["import", "/nonexistent/archive", "--db", try freshDatabase()])
+        #expect(run.status == 66, "\(run.stderr)")
+    }
+
+    // MARK: - History
+
+    @Test("History lists a searched username once and --clear empties it")
+    func historyDedupesAndClears() throws {
+        let db = try freshDatabase()
+        _ = try sentiment(["import", archive, "--db", db])
+        _ = try sentiment(["tweets", "sunnydays", "--offline", "--db", db])
+        _ = try sentiment(["tweets", "@sunnydays", "--offline", "--db", db])
+        let listed = try sentiment(["history", "--db", db])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.outputLines.filter { $0.hasPrefix("sunnydays") }.count == 1, "\(listed.output)")
+        let cleared = try sentiment(["history", "--clear", "--db", db])
+        #expect(cleared.status == 0)
+        #expect(try sentiment(["history", "--db", db]).output.isEmpty)
+    }
+}
