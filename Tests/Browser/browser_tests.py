@@ -53,6 +53,10 @@ USER = "sunnydays"
 # Clearly happy, neutral and sad tweets, for when the model gives the sample archive no tweet of some mood.
 MOODBOARD = ROOT / "Tests" / "Browser" / "fixtures" / "moodboard.jsonl"
 MOODBOARD_USER = "moodboard"
+# 45 tweets: more than two pages, for the paging test.
+LONG_TIMELINE = ROOT / "Tests" / "Browser" / "fixtures" / "longtimeline.jsonl"
+LONG_TIMELINE_USER = "longtimeline"
+LONG_TIMELINE_COUNT = 45
 
 THEME_COLORS = {  # Theme.swift: #FFD60A, #8E8E93, #0A84FF
     "happy": "rgb(255, 214, 10)",
@@ -320,16 +324,23 @@ class Suite:
         focused = self.driver.switch_to.active_element
         assert focused.get_attribute("data-id") == active.get_attribute("data-id"), "focus returns to the tweet"
 
-    def test_more_tweets_load_at_the_bottom(self):
-        self.open_tweets()
+    def test_pages_load_as_you_scroll_to_the_end(self):
+        self.open_tweets(LONG_TIMELINE_USER)
         first = len(self.all(".tweet"))
-        more = self.all("#load-more")
-        if more and more[0].is_displayed() or first >= 20:
+        assert 0 < first < LONG_TIMELINE_COUNT, f"the first page is a page, not everything: {first}"
+        seen = first
+        for _ in range(10):
+            if len(self.all(".tweet")) >= LONG_TIMELINE_COUNT:
+                break
             self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
-            self.wait(lambda d: len(self.all(".tweet")) > first or self.find("#list-end").is_displayed())
-        else:
-            end = self.find("#list-end")
-            assert end.is_displayed(), "the end of the list is marked"
+            self.wait(lambda d: len(self.all(".tweet")) > seen)
+            seen = len(self.all(".tweet"))
+        ids = [t.get_attribute("data-id") for t in self.all(".tweet")]
+        assert len(ids) == LONG_TIMELINE_COUNT, f"every tweet once: {len(ids)}"
+        assert len(set(ids)) == len(ids), "no tweet twice"
+        assert ids == sorted(ids, key=int, reverse=True), "newest first across pages"
+        self.driver.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+        self.wait(lambda d: self.find("#list-end").is_displayed())
 
     def test_refresh_reloads(self):
         self.open_tweets()
@@ -424,6 +435,8 @@ def main():
         subprocess.run([args.sentiment, "import", str(ARCHIVE), "--user", USER, "--db", str(database), *model],
                        check=True, env=environment, cwd=ROOT, stdout=subprocess.DEVNULL)
         subprocess.run([args.sentiment, "import", str(MOODBOARD), "--db", str(database), *model],
+                       check=True, env=environment, cwd=ROOT, stdout=subprocess.DEVNULL)
+        subprocess.run([args.sentiment, "import", str(LONG_TIMELINE), "--db", str(database), *model],
                        check=True, env=environment, cwd=ROOT, stdout=subprocess.DEVNULL)
         port = free_port()
         base_url = f"http://127.0.0.1:{port}"

@@ -8,6 +8,10 @@ import CTokenizer
 ///    English and of eight other languages written in Latin script. A text with
 ///    at least `minimumForeignHits` stopwords of one other language and more of
 ///    them than English ones is `.unsupported(<that language's code>)`.
+///    A text with no English stopword at all is also `.unsupported` when its
+///    foreign stopwords and its words spelled with accented Latin letters
+///    ("día", "être", "für") add up to `minimumForeignHits`, so that short
+///    tweets such as "Qué día tan bonito" are caught.
 ///    Everything else is `.english`: short texts without function words are
 ///    given the benefit of the doubt.
 ///
@@ -23,7 +27,8 @@ struct LanguageDetector: Sendable {
                 "will", "can", "don't", "all", "get", "love", "like", "day", "good", "he", "she", "from", "if",
                 "about", "out", "up", "do", "how", "when", "one", "an", "or", "as", "by", "go", "really"]),
         ("es", ["el", "los", "las", "una", "es", "por", "para", "con", "pero", "muy", "que", "del", "est\u{e1}",
-                "mi", "lo", "como", "m\u{e1}s", "este", "esta", "hoy", "tengo", "porque", "y", "qu\u{e9}", "yo", "tu", "ya"]),
+                "mi", "lo", "como", "m\u{e1}s", "este", "esta", "hoy", "tengo", "porque", "y", "qu\u{e9}", "yo", "tu", "ya",
+                "tan", "d\u{ed}a", "hay", "tambi\u{e9}n", "gracias"]),
         ("fr", ["le", "les", "est", "une", "des", "et", "pas", "pour", "avec", "dans", "je", "tu", "nous", "vous",
                 "c'est", "qui", "sur", "mais", "tr\u{e8}s", "du", "au", "ce", "cette", "j'ai", "suis", "aujourd'hui"]),
         ("de", ["der", "das", "und", "ist", "nicht", "ich", "du", "ein", "eine", "mit", "auf", "f\u{fc}r", "sehr",
@@ -64,14 +69,30 @@ struct LanguageDetector: Sendable {
         if stats.latin_letters + stats.other_letters == 0 { return .undetermined }
         if stats.other_letters > stats.latin_letters { return .unsupported(code: "non-latin") }
         var hits = [Int](repeating: 0, count: codes.count)
+        var accented = 0
         for i in 0..<buffer.count where buffer.tokens[i].kind == UInt16(CTK_WORD.rawValue) {
-            if let language = table[buffer.tokens[i].hash] { hits[language] += 1 }
+            if let language = table[buffer.tokens[i].hash] {
+                hits[language] += 1
+            } else if Self.hasAccentedLatinLetter(buffer.textBytes(of: i)) {
+                accented += 1
+            }
         }
         var best = 0
         for language in 1..<hits.count where hits[language] > hits[best] { best = language }
         if best != 0, hits[best] >= Self.minimumForeignHits, hits[best] > hits[0] {
             return .unsupported(code: codes[best])
         }
+        let foreign = hits.dropFirst().reduce(0, +)
+        if hits[0] == 0, accented > 0, foreign + accented >= Self.minimumForeignHits {
+            return .unsupported(code: best != 0 ? codes[best] : "other")
+        }
         return .english
+    }
+
+    /// Whether a normalized word holds a letter of Latin-1 Supplement or Latin
+    /// Extended-A/B (U+00C0–U+024F: lead bytes 0xC3–0xC9 in UTF-8).
+    @inline(__always)
+    static func hasAccentedLatinLetter(_ word: UnsafeRawBufferPointer) -> Bool {
+        word.contains { (0xC3...0xC9).contains($0) }
     }
 }

@@ -1,0 +1,48 @@
+import Testing
+import Sentiment
+
+/// The language flag: English is scored, other languages are flagged, never
+/// silently scored, and text without letters is undetermined.
+@Suite("Language flag")
+struct LanguageTests {
+    static let model: SentimentModel? = try? SentimentModel.loadDefault()
+
+    private func language(_ text: String) throws -> Language {
+        try #require(Self.model, "Models/default must load").classify(text).language
+    }
+
+    @Test("Tweets in other languages are flagged with their language", arguments: [
+        ("Qué día tan bonito, me encanta", "es"),
+        ("Hoy es un día muy bueno para ir a la playa con mis amigos", "es"),
+        ("Je suis très content de ce film, c'est magnifique", "fr"),
+        ("Ich bin heute sehr müde und das Wetter ist schlecht", "de"),
+        ("Não gosto disso, muito ruim", "pt"),
+        ("Это был отличный день", "cyrillic"),
+    ])
+    func foreign(text: String, code: String) throws {
+        let language = try language(text)
+        #expect(!language.isSupported)
+        if code == "cyrillic" {
+            #expect(language.tag != "en" && language.tag != "und")
+        } else {
+            #expect(language.tag == code)
+        }
+    }
+
+    @Test("English stays English, loanwords with accents included", arguments: [
+        "I love this!!! 😍",
+        "The meeting is at 3pm",
+        "Had the best café au lait this morning",
+        "Our résumé workshop is on Friday",
+        "lol",
+    ])
+    func english(text: String) throws {
+        #expect(try language(text) == .english)
+    }
+
+    @Test("Text without letters is undetermined and still scored")
+    func undetermined() throws {
+        #expect(try language("😍😍😍") == .undetermined)
+        #expect(try language("12:30 !!!") == .undetermined)
+    }
+}
