@@ -12,8 +12,8 @@ public enum Language: Sendable, Hashable, Codable {
     case undetermined
     /// Not English. `code` is a short tag of what was seen: an ISO 639-1 code
     /// when the stopword test names a language ("es", "fr", "de", "pt", "it",
-    /// "nl", "id", "tr"), otherwise the dominant non-Latin script ("arabic",
-    /// "cyrillic", "cjk", "other").
+    /// "nl", "id", "tr"), "non-latin" for text mostly in another script, and
+    /// "other" for accented Latin-script text of no listed language.
     case unsupported(code: String)
 
     /// Whether the model's label should be trusted for this text.

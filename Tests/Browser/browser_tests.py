@@ -379,7 +379,8 @@ class Suite:
             screen = self.visible("#theme-screen")
             duration = self.style(screen, "animation-duration")
             assert duration in ("0s", "0ms"), duration
-            self.style(self.find(".tweet"), "transition-duration")
+            transition = self.style(self.find(".tweet"), "transition-duration")
+            assert all(part.strip() in ("0s", "0ms") for part in transition.split(",")), transition
             screen.click()
         finally:
             self.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
