@@ -69,30 +69,37 @@ enum WeightsFile {
         guard data.count == length else {
             throw .sizeMismatch(path: path, what: "file length", expected: length, found: data.count)
         }
-        let floats: [Float] = data.withUnsafeBytes { raw in
-            let count = (length - headerSize) / 4
-            return [Float](unsafeUninitializedCapacity: count) { buffer, initialized in
-                for i in 0..<count {
-                    let bits = raw.loadUnaligned(fromByteOffset: headerSize + 4 * i, as: UInt32.self)
-                    buffer[i] = Float(bitPattern: UInt32(littleEndian: bits))
+        // Each section is decoded straight from the file's bytes into its own
+        // array: no intermediate copy of the whole file, so loading holds the
+        // weights twice at most (the file and the arrays), not three times.
+        var cursor = headerSize
+        func take(_ n: Int) throws(ModelError) -> [Float] {
+            let start = cursor
+            cursor += 4 * n
+            var bad: Int?
+            let values = data.withUnsafeBytes { raw in
+                [Float](unsafeUninitializedCapacity: n) { buffer, initialized in
+                    for i in 0..<n {
+                        let bits = raw.loadUnaligned(fromByteOffset: start + 4 * i, as: UInt32.self)
+                        let value = Float(bitPattern: UInt32(littleEndian: bits))
+                        if !value.isFinite, bad == nil { bad = i }
+                        buffer[i] = value
+                    }
+                    initialized = n
                 }
-                initialized = count
             }
-        }
-        if let bad = floats.firstIndex(where: { !$0.isFinite }) { throw .nonFiniteWeight(path: path, index: bad) }
-        var cursor = 0
-        func take(_ n: Int) -> [Float] {
-            defer { cursor += n }
-            return Array(floats[cursor..<(cursor + n)])
+            if let bad { throw .nonFiniteWeight(path: path, index: (start - headerSize) / 4 + bad) }
+            return values
         }
         let bucketBits = header(2), lexiconBits = header(4)
+        let sparse = try take(3 << bucketBits)
+        let dense = try take(3 * d)
+        let denseMean = try take(d)
+        let denseScale = try take(d)
+        let bias = try take(3)
+        let lexicon = try take(2 << lexiconBits)
         return ModelWeights(
-            bucketBits: bucketBits,
-            sparse: take(3 << bucketBits),
-            dense: take(3 * d),
-            denseMean: take(d),
-            denseScale: take(d),
-            bias: take(3),
-            lexicon: Lexicon(bits: lexiconBits, scores: take(2 << lexiconBits)))
+            bucketBits: bucketBits, sparse: sparse, dense: dense, denseMean: denseMean, denseScale: denseScale,
+            bias: bias, lexicon: Lexicon(bits: lexiconBits, scores: lexicon))
     }
 }
