@@ -10,8 +10,7 @@ public enum Server {
     /// serves until SIGTERM or SIGINT.
     ///
     /// On a signal the server stops accepting connections, finishes the requests
-    /// in flight, shuts the HTTP client down and closes the database (the last
-    /// reference to the store is released before this returns).
+    /// in flight, shuts the HTTP client down and closes the database.
     ///
     /// - Parameters:
     ///   - configuration: a validated configuration.
@@ -40,6 +39,7 @@ public enum Server {
                     services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
                 try await group.run()
             }
+            try store.close()
         }
         logger.notice("stopped: requests finished, database closed", metadata: ["db": "\(configuration.databasePath)"])
     }

@@ -35,6 +35,18 @@ struct StoreTests {
         }
     }
 
+    @Test("Closing the store releases it: later use throws, and the data is there on reopening")
+    func close() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.path("tweets.sqlite")
+            let store = try TweetStore(path: path, logger: testLogger)
+            try await store.save(users: [alice], tweets: sampleTweets(3, by: alice))
+            try store.close()
+            await #expect(throws: (any Error).self) { try await store.tweetCount() }
+            #expect(try await TweetStore(path: path, logger: testLogger).tweetCount() == 3)
+        }
+    }
+
     // MARK: - Users and tweets
 
     @Test("Saving tweets twice stores them once and reports only the new ones")
