@@ -3,13 +3,15 @@ import Foundation
 
 /// Fits a `SentimentModel` to labelled tweets.
 ///
-/// 1. Folds: examples are split into `options.folds` stratified folds by a
-///    seeded shuffle (training is deterministic for a seed).
+/// 1. Folds: examples are split into `options.folds` folds, contiguous blocks
+///    in tweet-id (time) order by default, or stratified by a seeded shuffle
+///    (see `FoldOrder`); training is deterministic for a seed.
 /// 2. Lexicon, cross-fitted: each fold's dense lexicon features come from a
 ///    lexicon learned on the other folds; the shipped lexicon is learned on all.
 /// 3. Out-of-fold scores: one model per fold, trained on the other folds,
 ///    scores its fold. From those scores come the softmax temperature (least
-///    log-loss) and the decision rule's prior exponent α (best macro-recall).
+///    log-loss) and the decision rule's prior exponent α (the one-standard-error
+///    rule over the folds' macro-recall, see `Calibration.fitPriorExponent`).
 /// 4. The final model is trained on every example with L-BFGS.
 public struct Trainer: Sendable {
     /// The options.
