@@ -3,7 +3,8 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 
-/// A local stand-in for the X API: a real HTTP/1.1 server on 127.0.0.1 and a
+/// A local stand-in for the X API, shared by TweetsTests and SentimentServerTests
+/// (the latter links this file): a real HTTP/1.1 server on 127.0.0.1 and a
 /// random port, answering each request with what a test's handler says.
 final class FakeXServer: @unchecked Sendable {
     /// A request as the server saw it.
@@ -21,6 +22,8 @@ final class FakeXServer: @unchecked Sendable {
         case drop
         /// Never answer (for timeouts).
         case hang
+        /// Answer after a pause (for requests in flight during a shutdown).
+        indirect case delayed(Duration, Reply)
     }
 
     private let lock = NSLock()
@@ -89,21 +92,30 @@ final class FakeXServer: @unchecked Sendable {
                 break
             case .end:
                 guard let head else { return }
-                switch server.reply(to: head) {
-                case .drop:
-                    context.close(promise: nil)
-                case .hang:
-                    break
-                case .respond(let status, let extra, let body):
-                    var headers = HTTPHeaders([("Content-Type", "application/json"),
-                                               ("Content-Length", String(body.utf8.count))])
-                    headers.add(contentsOf: extra)
-                    let responseHead = HTTPResponseHead(version: head.version, status: .init(statusCode: status),
-                                                        headers: headers)
-                    context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
-                    context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
-                    context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+                answer(server.reply(to: head), head: head, context: context)
+            }
+        }
+
+        private func answer(_ reply: Reply, head: HTTPRequestHead, context: ChannelHandlerContext) {
+            switch reply {
+            case .delayed(let pause, let reply):
+                let (seconds, attoseconds) = pause.components
+                context.eventLoop.scheduleTask(in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)) {
+                    self.answer(reply, head: head, context: context)
                 }
+            case .drop:
+                context.close(promise: nil)
+            case .hang:
+                break
+            case .respond(let status, let extra, let body):
+                var headers = HTTPHeaders([("Content-Type", "application/json"),
+                                           ("Content-Length", String(body.utf8.count))])
+                headers.add(contentsOf: extra)
+                let responseHead = HTTPResponseHead(version: head.version, status: .init(statusCode: status),
+                                                    headers: headers)
+                context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
+                context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(string: body)))), promise: nil)
+                context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
             }
         }
     }
