@@ -29,6 +29,7 @@ public struct SentimentModel: Sendable {
     let extractor: FeatureExtractor
     let decision: Decision
     let languageDetector: LanguageDetector
+    let fused: FusedScorer
 
     /// A stable identifier of these exact weights: `name@version+sha8`, where
     /// `sha8` is the first 8 hex digits of the weights' SHA-256. Use it to key
@@ -44,6 +45,7 @@ public struct SentimentModel: Sendable {
         self.extractor = FeatureExtractor(settings: manifest.features, lexicon: weights.lexicon)
         self.decision = Decision(manifest.decision)
         self.languageDetector = LanguageDetector(seed: manifest.features.hashSeed)
+        self.fused = FusedScorer(extractor: extractor, scoring: scoring, languageDetector: languageDetector)
     }
 
     // MARK: - Classifying
@@ -60,7 +62,10 @@ public struct SentimentModel: Sendable {
     /// Runs on the calling thread; for many texts across cores, split the batch
     /// and give each task its own `Workspace` (see `classify(utf8:workspace:)`).
     public func classify(_ texts: [String]) -> [Prediction] {
-        let workspace = makeWorkspace()
+        // A workspace sized for the call: a one-text call should not pay for
+        // clearing a token cache made for millions.
+        let cacheBits = min(14, max(6, Int.bitWidth - (texts.count * 32).leadingZeroBitCount))
+        let workspace = Workspace(batchCapacity: min(256, max(1, texts.count)), cacheBits: cacheBits)
         var results = [Prediction]()
         results.reserveCapacity(texts.count)
         var start = 0
@@ -114,9 +119,19 @@ public struct SentimentModel: Sendable {
     // MARK: - The batch pipeline
 
     /// Tokenizes one text and writes its features into row `row` of the batch:
-    /// the gathered sparse scores (plus biases) and the raw dense values.
+    /// the sparse scores (plus biases) and the raw dense values, through the
+    /// workspace's token cache (see `FusedScorer`).
     @inline(__always)
     func featurize(_ bytes: UnsafeRawBufferPointer, row: Int, workspace: Workspace) {
+        workspace.tokens.tokenize(bytes, options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
+        workspace.languages[row] = fused.score(workspace.tokens, cache: workspace.cache,
+                                               logits: workspace.logits + 3 * row,
+                                               dense: workspace.dense + row * DenseFeature.count)
+    }
+
+    /// `featurize` the long way, feature by feature: the reference the fused
+    /// path is tested against.
+    func featurizeReference(_ bytes: UnsafeRawBufferPointer, row: Int, workspace: Workspace) {
         workspace.tokens.tokenize(bytes, options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
         extractor.extract(workspace.tokens, into: &workspace.row, dense: workspace.dense + row * DenseFeature.count)
         let logits = workspace.logits + 3 * row

@@ -146,12 +146,29 @@ struct FeatureExtractor: Sendable {
 
     @inline(__always)
     private func append<Sink: FeatureSink>(_ feature: UInt64, to row: inout Sink, name: @autoclosure () -> String) {
-        row.append(Int32(truncatingIfNeeded: feature & mask), name: name())
+        row.append(bucket(feature), name: name())
+    }
+
+    /// The bucket of a hashed feature.
+    @inline(__always)
+    func bucket(_ feature: UInt64) -> Int32 {
+        Int32(truncatingIfNeeded: feature & mask)
     }
 
     /// Byte n-grams of "<word>" of every length in the settings' range.
     @inline(__always)
     private func appendCharNgrams<Sink: FeatureSink>(_ word: UnsafeRawBufferPointer, negated: Bool, to row: inout Sink) {
+        forEachCharNgram(word, negated: negated) { bucket, byte, start, end in
+            row.append(bucket, name: String(decoding: (start..<end).map(byte), as: UTF8.self) + (negated ? "_NEG" : ""))
+        }
+    }
+
+    /// Calls `body` with the bucket of each byte n-gram of "<word>" of every
+    /// length in the settings' range, in order, and a way to read the n-gram's
+    /// bytes (for names).
+    @inline(__always)
+    func forEachCharNgram(_ word: UnsafeRawBufferPointer, negated: Bool,
+                          _ body: (Int32, _ byte: (Int) -> UInt8, _ start: Int, _ end: Int) -> Void) {
         let namespace: FeatureHash.Namespace = negated ? .negatedChar : .char
         let lo = settings.charNgramMin, hi = settings.charNgramMax
         let length = word.count + 2
@@ -166,8 +183,7 @@ struct FeatureExtractor: Sendable {
                 hash = (hash ^ UInt64(byte(end))) &* FeatureHash.fnvPrime
                 end += 1
                 if end - start >= lo {
-                    append(FeatureHash.feature(namespace, hash), to: &row,
-                           name: String(decoding: (start..<end).map(byte), as: UTF8.self) + (negated ? "_NEG" : ""))
+                    body(bucket(FeatureHash.feature(namespace, hash)), byte, start, end)
                 }
             }
         }
@@ -257,7 +273,12 @@ struct FeatureExtractor: Sendable {
     /// Whether token `i` is the contrast word "but".
     @inline(__always)
     private func isBut(_ buffer: TokenBuffer, _ i: Int) -> Bool {
-        let text = buffer.textBytes(of: i)
-        return text.count == 3 && text[0] == UInt8(ascii: "b") && text[1] == UInt8(ascii: "u") && text[2] == UInt8(ascii: "t")
+        Self.isBut(buffer.textBytes(of: i))
+    }
+
+    /// Whether a word's text is the contrast word "but".
+    @inline(__always)
+    static func isBut(_ text: UnsafeRawBufferPointer) -> Bool {
+        text.count == 3 && text[0] == UInt8(ascii: "b") && text[1] == UInt8(ascii: "u") && text[2] == UInt8(ascii: "t")
     }
 }

@@ -65,18 +65,41 @@ struct LanguageDetector: Sendable {
 
     /// The language of the tokens in `buffer`.
     func detect(_ buffer: TokenBuffer) -> Language {
-        let stats = buffer.stats
+        if let language = Self.byScript(buffer.stats) { return language }
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: codes.count) { hits in
+            hits.initialize(repeating: 0)
+            var accented = 0
+            for i in 0..<buffer.count where buffer.tokens[i].kind == UInt16(CTK_WORD.rawValue) {
+                if let language = table[buffer.tokens[i].hash] {
+                    hits[language] += 1
+                } else if Self.hasAccentedLatinLetter(buffer.textBytes(of: i)) {
+                    accented += 1
+                }
+            }
+            return decide(hits: UnsafeBufferPointer(hits), accented: accented)
+        }
+    }
+
+    /// Number of languages with stopword lists (English is index 0).
+    var languageCount: Int { codes.count }
+
+    /// The stopword language of a word's hash: an index in `stopwords`, or -1.
+    func stopwordLanguage(_ hash: UInt64) -> Int8 {
+        table[hash].map(Int8.init) ?? -1
+    }
+
+    /// Steps 1 and 2: the verdict of the script counts alone, or nil when the
+    /// stopwords must decide.
+    @inline(__always)
+    static func byScript(_ stats: ctk_stats) -> Language? {
         if stats.latin_letters + stats.other_letters == 0 { return .undetermined }
         if stats.other_letters > stats.latin_letters { return .unsupported(code: "non-latin") }
-        var hits = [Int](repeating: 0, count: codes.count)
-        var accented = 0
-        for i in 0..<buffer.count where buffer.tokens[i].kind == UInt16(CTK_WORD.rawValue) {
-            if let language = table[buffer.tokens[i].hash] {
-                hits[language] += 1
-            } else if Self.hasAccentedLatinLetter(buffer.textBytes(of: i)) {
-                accented += 1
-            }
-        }
+        return nil
+    }
+
+    /// Step 3: the verdict of the stopword counts per language (`hits`, indexed
+    /// as `stopwords`) and the count of other words with accented letters.
+    func decide(hits: UnsafeBufferPointer<Int>, accented: Int) -> Language {
         var best = 0
         for language in 1..<hits.count where hits[language] > hits[best] { best = language }
         if best != 0, hits[best] >= Self.minimumForeignHits, hits[best] > hits[0] {

@@ -9,6 +9,8 @@ extension SentimentModel {
         public let batchCapacity: Int
         let tokens = TokenBuffer()
         var row = SparseRow()
+        /// What each distinct token contributes, memoized.
+        let cache: TokenCache
         /// `batchCapacity × DenseFeature.count` raw dense values.
         let dense: UnsafeMutablePointer<Float>
         /// `batchCapacity × 3` scores.
@@ -17,9 +19,15 @@ extension SentimentModel {
         var languages: [Language]
 
         /// A workspace scoring `batchCapacity` texts per BLAS call.
-        public init(batchCapacity: Int = 256) {
+        public convenience init(batchCapacity: Int = 256) {
+            self.init(batchCapacity: batchCapacity, cacheBits: 17)
+        }
+
+        /// A workspace whose token cache has `1 << cacheBits` entries (tests use tiny ones).
+        init(batchCapacity: Int, cacheBits: Int) {
             precondition(batchCapacity > 0)
             self.batchCapacity = batchCapacity
+            cache = TokenCache(bits: cacheBits)
             dense = .allocate(capacity: batchCapacity * DenseFeature.count)
             logits = .allocate(capacity: batchCapacity * 3)
             languages = Array(repeating: .english, count: batchCapacity)

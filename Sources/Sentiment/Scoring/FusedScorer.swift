@@ -1,0 +1,247 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CTokenizer
+
+/// The hot path's features and sparse scores in one pass over a tweet's
+/// tokens, with each distinct token's share taken from a `TokenCache`.
+///
+/// It computes exactly what `FeatureExtractor.extract` followed by
+/// `BLASScorer.gather` and the language test compute — the same features, the
+/// same values, the same dense block — but sums the sparse weights per group
+/// before scaling them, so scores can differ from that reference in the last
+/// bits of a float (the tests hold the two within 1e-4). `extract` stays the
+/// path of training and `explain`, which need the features one by one.
+struct FusedScorer: Sendable {
+    let extractor: FeatureExtractor
+    let scoring: ScoringWeights
+    let languageDetector: LanguageDetector
+
+    /// Scores the tokens in `buffer`: writes the bias plus the sparse part of
+    /// the scores to `logits` (3 floats), the raw dense values to `dense`, and
+    /// returns the text's language.
+    @inline(__always)
+    func score(_ buffer: TokenBuffer, cache: TokenCache,
+               logits: UnsafeMutablePointer<Float>, dense: UnsafeMutablePointer<Float>) -> Language {
+        scoring.sparse.withUnsafeBufferPointer { weights in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: languageDetector.languageCount) { hits in
+                hits.initialize(repeating: 0)
+                return score(buffer, cache: cache, weights: weights.baseAddress!, hits: hits, logits: logits, dense: dense)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func score(_ buffer: TokenBuffer, cache: TokenCache, weights: UnsafePointer<Float>,
+                       hits: UnsafeMutableBufferPointer<Int>, logits: UnsafeMutablePointer<Float>, dense: UnsafeMutablePointer<Float>) -> Language {
+        let settings = extractor.settings
+        let count = buffer.count
+        let tokens = buffer.tokens
+        let chars = settings.charNgramMax > 0
+
+        var w0: Float = 0, w1: Float = 0, w2: Float = 0, wordFeatures = 0
+        var c0: Float = 0, c1: Float = 0, c2: Float = 0, charFeatures = 0
+        var allCaps = 0, elongated = 0, exclamations = 0, questions = 0, emphasis = 0
+        var negators = 0, negated = 0, emoji = 0, emoticons = 0, urls = 0, mentions = 0, hashtags = 0
+        var positiveSum: Float = 0, negativeSum: Float = 0, positiveMax: Float = 0, negativeMax: Float = 0
+        var positiveLast: Float = 0, negativeLast: Float = 0, positiveCount = 0, negativeCount = 0
+        var afterContrast: Float = 0
+        var accented = 0
+        var lastTraits: UInt8 = 0
+
+        // Pass 1: every token's cache slot and bigram row, each fetch started
+        // at once so the loads from memory overlap.
+        cache.reserve(count)
+        let keys = cache.keys, bigramRows = cache.bigramRows
+        let bigrams = settings.wordNgrams >= 2
+        for i in 0..<count {
+            let key = TokenCache.key(tokens[i])
+            keys[i] = key
+            ctk_prefetch(cache.slot(key))
+            if bigrams, i >= 1 {
+                let row = 3 * Int(extractor.bucket(FeatureHash.feature(.bigram, FeatureHash.combine(tokens[i - 1].hash, tokens[i].hash))))
+                bigramRows[i] = row
+                ctk_prefetch(weights + row)
+            }
+        }
+
+        // Pass 2: sum.
+        for i in 0..<count {
+            let token = tokens[i]
+            let flags = token.flags
+            let key = keys[i]
+            let entry = cache.slot(key)
+            if entry.pointee.key != key { fill(entry, key: key, token: token, text: buffer.textBytes(of: i), weights: weights) }
+            let e = entry.pointee
+
+            // Word group: the token's own features, then the n-grams ending at it.
+            w0 += e.word.0; w1 += e.word.1; w2 += e.word.2
+            wordFeatures += Int(e.wordCount)
+            if bigrams, i >= 1 {
+                let b = bigramRows[i]
+                w0 += weights[b]; w1 += weights[b + 1]; w2 += weights[b + 2]
+                wordFeatures += 1
+                if settings.wordNgrams >= 3, i >= 2 {
+                    let bigram = FeatureHash.combine(tokens[i - 1].hash, token.hash)
+                    let t = 3 * Int(extractor.bucket(FeatureHash.feature(.trigram, FeatureHash.combine(tokens[i - 2].hash, bigram))))
+                    w0 += weights[t]; w1 += weights[t + 1]; w2 += weights[t + 2]
+                    wordFeatures += 1
+                }
+            }
+
+            // Dense counts, as `FeatureExtractor.fillDense` makes them.
+            if flags & UInt16(CTK_FLAG_ALLCAPS) != 0 { allCaps += 1 }
+            if flags & UInt16(CTK_FLAG_ELONGATED) != 0 { elongated += 1 }
+            if flags & UInt16(CTK_FLAG_NEGATOR) != 0 { negators += 1 }
+            if flags & UInt16(CTK_FLAG_NEGATED) != 0 { negated += 1 }
+            switch Int32(token.kind) {
+            case Int32(CTK_WORD.rawValue):
+                if chars {
+                    c0 += e.char.0; c1 += e.char.1; c2 += e.char.2
+                    charFeatures += Int(e.charCount)
+                }
+                if e.traits & TokenCache.Trait.but != 0 { afterContrast = 0 }
+                if e.language >= 0 {
+                    hits[Int(e.language)] += 1
+                } else if e.traits & TokenCache.Trait.accented != 0 {
+                    accented += 1
+                }
+            case Int32(CTK_PUNCT.rawValue):
+                if e.traits & TokenCache.Trait.exclamation != 0 { exclamations += 1 }
+                if e.traits & TokenCache.Trait.question != 0 { questions += 1 }
+                if flags & UInt16(CTK_FLAG_EMPHASIS) != 0 { emphasis += 1 }
+            case Int32(CTK_EMOJI.rawValue): emoji += 1
+            case Int32(CTK_EMOTICON.rawValue): emoticons += 1
+            case Int32(CTK_URL.rawValue): urls += 1
+            case Int32(CTK_USER.rawValue): mentions += 1
+            case Int32(CTK_HASHTAG.rawValue): hashtags += 1
+            default: break
+            }
+            let positive = e.lexiconPositive, negative = e.lexiconNegative
+            if positive != 0 || negative != 0 {
+                positiveSum += positive
+                negativeSum += negative
+                positiveMax = max(positiveMax, positive)
+                negativeMax = max(negativeMax, negative)
+                positiveLast = positive
+                negativeLast = negative
+                if positive > 1 { positiveCount += 1 }
+                if negative > 1 { negativeCount += 1 }
+                afterContrast += positive - negative
+            }
+            lastTraits = e.traits
+        }
+
+        // Sparse scores: each group's sum scaled by its value.
+        var z0 = scoring.bias[0], z1 = scoring.bias[1], z2 = scoring.bias[2]
+        if wordFeatures > 0 {
+            let v = 1 / Float(wordFeatures).squareRoot()
+            z0 += v * w0; z1 += v * w1; z2 += v * w2
+        }
+        if charFeatures > 0 {
+            let v = Float(settings.charGroupWeight) / Float(charFeatures).squareRoot()
+            z0 += v * c0; z1 += v * c1; z2 += v * c2
+        }
+        logits[0] = z0
+        logits[1] = z1
+        logits[2] = z2
+
+        @inline(__always) func log1p(_ n: Int) -> Float { logf(1 + Float(n)) }
+        dense[DenseFeature.allCapsWords.rawValue] = log1p(allCaps)
+        dense[DenseFeature.elongatedWords.rawValue] = log1p(elongated)
+        dense[DenseFeature.exclamations.rawValue] = log1p(exclamations)
+        dense[DenseFeature.questions.rawValue] = log1p(questions)
+        dense[DenseFeature.emphasis.rawValue] = log1p(emphasis)
+        dense[DenseFeature.negators.rawValue] = log1p(negators)
+        dense[DenseFeature.negatedShare.rawValue] = count > 0 ? Float(negated) / Float(count) : 0
+        dense[DenseFeature.emoji.rawValue] = log1p(emoji)
+        dense[DenseFeature.emoticons.rawValue] = log1p(emoticons)
+        dense[DenseFeature.hasURL.rawValue] = urls > 0 ? 1 : 0
+        dense[DenseFeature.mentions.rawValue] = log1p(mentions)
+        dense[DenseFeature.hashtags.rawValue] = log1p(hashtags)
+        dense[DenseFeature.length.rawValue] = log1p(count)
+        var endsEmphatic: Float = 0
+        if count > 0 {
+            let kind = Int32(tokens[count - 1].kind)
+            if kind == Int32(CTK_EMOJI.rawValue) || kind == Int32(CTK_EMOTICON.rawValue)
+                || (kind == Int32(CTK_PUNCT.rawValue) && lastTraits & TokenCache.Trait.exclamation != 0) {
+                endsEmphatic = 1
+            }
+        }
+        dense[DenseFeature.endsEmphatic.rawValue] = endsEmphatic
+        dense[DenseFeature.lexiconPositiveSum.rawValue] = positiveSum
+        dense[DenseFeature.lexiconNegativeSum.rawValue] = negativeSum
+        dense[DenseFeature.lexiconPositiveMax.rawValue] = positiveMax
+        dense[DenseFeature.lexiconNegativeMax.rawValue] = negativeMax
+        dense[DenseFeature.lexiconPositiveLast.rawValue] = positiveLast
+        dense[DenseFeature.lexiconNegativeLast.rawValue] = negativeLast
+        dense[DenseFeature.lexiconPositiveCount.rawValue] = log1p(positiveCount)
+        dense[DenseFeature.lexiconNegativeCount.rawValue] = log1p(negativeCount)
+        dense[DenseFeature.lexiconAfterContrast.rawValue] = afterContrast
+        for j in (DenseFeature.lexiconAfterContrast.rawValue + 1)..<DenseFeature.count { dense[j] = 0 }
+
+        if let language = LanguageDetector.byScript(buffer.stats) { return language }
+        return languageDetector.decide(hits: UnsafeBufferPointer(hits), accented: accented)
+    }
+
+    /// Computes what `token` contributes and stores it in `entry`.
+    @inline(never)
+    private func fill(_ entry: UnsafeMutablePointer<TokenCache.Entry>, key: UInt64, token: ctk_token,
+                      text: UnsafeRawBufferPointer, weights: UnsafePointer<Float>) {
+        var e = TokenCache.Entry()
+        e.key = key
+        let negated = token.flags & UInt16(CTK_FLAG_NEGATED) != 0
+        let kind = Int32(token.kind)
+
+        let unigram = 3 * Int(extractor.bucket(FeatureHash.feature(negated ? .negatedWord : .word, token.hash)))
+        e.word = (weights[unigram], weights[unigram + 1], weights[unigram + 2])
+        e.wordCount = 1
+        if kind == Int32(CTK_HASHTAG.rawValue) {
+            let tag = 3 * Int(extractor.bucket(FeatureHash.feature(.hashtag, token.hash)))
+            e.word.0 += weights[tag]; e.word.1 += weights[tag + 1]; e.word.2 += weights[tag + 2]
+            e.wordCount = 2
+        }
+
+        switch kind {
+        case Int32(CTK_WORD.rawValue):
+            if extractor.settings.charNgramMax > 0 {
+                // Every n-gram's row first, each fetch started at once; then the sum.
+                let negatedChars = extractor.settings.negatedCharNgrams && negated
+                let most = 3 * (text.count + 2) * (extractor.settings.charNgramMax - extractor.settings.charNgramMin + 1)
+                withUnsafeTemporaryAllocation(of: Int.self, capacity: most) { rows in
+                    var n = 0
+                    extractor.forEachCharNgram(text, negated: negatedChars) { bucket, _, _, _ in
+                        let row = 3 * Int(bucket)
+                        ctk_prefetch(weights + row)
+                        rows[n] = row
+                        n += 1
+                    }
+                    var c0: Float = 0, c1: Float = 0, c2: Float = 0
+                    for k in 0..<n {
+                        let b = rows[k]
+                        c0 += weights[b]; c1 += weights[b + 1]; c2 += weights[b + 2]
+                    }
+                    e.char = (c0, c1, c2)
+                    e.charCount = UInt32(n)
+                }
+            }
+            if FeatureExtractor.isBut(text) { e.traits |= TokenCache.Trait.but }
+            e.language = languageDetector.stopwordLanguage(token.hash)
+            if e.language < 0, LanguageDetector.hasAccentedLatinLetter(text) { e.traits |= TokenCache.Trait.accented }
+        case Int32(CTK_PUNCT.rawValue):
+            if text.first == UInt8(ascii: "!") { e.traits |= TokenCache.Trait.exclamation }
+            if text.contains(UInt8(ascii: "?")) { e.traits |= TokenCache.Trait.question }
+        default:
+            break
+        }
+
+        if let lexiconKey = FeatureExtractor.lexiconKey(token) {
+            let slot = Lexicon.slot(lexiconKey, bits: extractor.lexicon.bits)
+            e.lexiconPositive = extractor.lexicon.scores[2 * slot]
+            e.lexiconNegative = extractor.lexicon.scores[2 * slot + 1]
+        }
+        entry.pointee = e
+    }
+}
