@@ -22,8 +22,8 @@ final class ClassifyPipeline {
         var threads: Int
         var format: OutputFormat
         var maxLineLength = 1 << 20
-        var blockSize = 1 << 20
-        var batchLines = 4096
+        var blockSize = 1 << 18
+        var batchLines = 2048
         /// Show a progress line on standard error.
         var showsProgress = false
     }

@@ -56,6 +56,47 @@ struct ModelFileTests {
         }
     }
 
+    @Test("A weights file whose magic number is damaged fails the checksum, not the magic test")
+    func damagedHeaderFailsChecksumFirst() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        _ = try Fixtures.smallModel().save(to: directory)
+        let weightsURL = directory.appendingPathComponent("weights.bin")
+        var bytes = try Data(contentsOf: weightsURL)
+        bytes[0] = 0x00
+        try bytes.write(to: weightsURL)
+        #expect {
+            try SentimentModel.load(from: directory)
+        } throws: { error in
+            guard case .checksumMismatch? = error as? ModelError else { return false }
+            return true
+        }
+    }
+
+    @Test("A missing weights file fails as missing, naming it")
+    func missingWeightsFail() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        _ = try Fixtures.smallModel().save(to: directory)
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("weights.bin"))
+        #expect {
+            try SentimentModel.load(from: directory)
+        } throws: { error in
+            guard let error = error as? ModelError, error.isMissing else { return false }
+            return error.description.contains("weights.bin")
+        }
+    }
+
+    @Test("A NaN weight saved with a matching checksum is refused on loading")
+    func savedNaNIsRefused() throws {
+        let model = try Fixtures.smallModel()
+        var weights = model.weights
+        weights.sparse[7] = .nan
+        let directory = try Fixtures.temporaryDirectory()
+        _ = try ModelDirectory.save(manifest: model.manifest, weights: weights, to: directory)
+        #expect(throws: ModelError.nonFiniteWeight(path: directory.appendingPathComponent("weights.bin").path, index: 7)) {
+            try SentimentModel.load(from: directory)
+        }
+    }
+
     @Test("A truncated weights file fails on its length")
     func truncatedWeightsFail() throws {
         let directory = try Fixtures.temporaryDirectory()

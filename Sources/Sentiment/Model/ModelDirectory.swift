@@ -42,18 +42,15 @@ enum ModelDirectory {
         }
 
         let weightsURL = directory.appendingPathComponent(manifest.weights.file)
-        let weightsData = try read(weightsURL)
-        guard weightsData.count == manifest.weights.bytes else {
-            throw .sizeMismatch(path: weightsURL.path, what: "file length", expected: manifest.weights.bytes, found: weightsData.count)
+        let (weights, length, digest) = try WeightsFile.read(
+            weightsURL, expectedBucketBits: manifest.features.bucketBits, expectedLexiconBits: manifest.lexiconBits)
+        guard length == manifest.weights.bytes else {
+            throw .sizeMismatch(path: weightsURL.path, what: "file length", expected: manifest.weights.bytes, found: length)
         }
-        let digest = sha256(weightsData)
         guard digest == manifest.weights.sha256.lowercased() else {
             throw .checksumMismatch(path: weightsURL.path, expected: manifest.weights.sha256, found: digest)
         }
-        let weights = try WeightsFile.decode(
-            weightsData, path: weightsURL.path,
-            expectedBucketBits: manifest.features.bucketBits, expectedLexiconBits: manifest.lexiconBits)
-        return SentimentModel(manifest: manifest, weights: weights, directory: directory)
+        return SentimentModel(manifest: manifest, weights: try weights.get(), directory: directory)
     }
 
     /// Writes the weights, then the manifest with their size and checksum filled in.

@@ -1,4 +1,8 @@
+import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The binary weights file (`weights.bin`), little-endian throughout:
 ///
@@ -42,64 +46,153 @@ enum WeightsFile {
         return bytes
     }
 
-    /// Reads and checks weights; `path` names the file in errors.
+    /// Reads and checks weights held in memory; `path` names them in errors.
     static func decode(_ data: Data, path: String, expectedBucketBits: Int, expectedLexiconBits: Int) throws(ModelError) -> ModelWeights {
-        guard data.count >= headerSize else {
-            throw .sizeMismatch(path: path, what: "file length", expected: headerSize, found: data.count)
+        var cursor = 0
+        var reading = Reading(length: data.count) { destination in
+            let n = min(destination.count, data.count - cursor)
+            data.copyBytes(to: destination.bindMemory(to: UInt8.self), from: cursor..<(cursor + n))
+            cursor += n
+            return n
         }
-        guard Array(data.prefix(4)) == magic else { throw .badMagic(path: path) }
-        func header(_ index: Int) -> Int {
-            Int(data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 4 + 4 * index, as: UInt32.self) }.littleEndian)
+        return try reading.weights(path: path, expectedBucketBits: expectedBucketBits, expectedLexiconBits: expectedLexiconBits).get()
+    }
+
+    /// Reads and checks the weights file at `url`, straight from the file into
+    /// the weights' own arrays: the file is never held in memory beside them,
+    /// so loading peaks at the size of the weights, not twice that.
+    ///
+    /// Returns the weights (or why they are not valid) and the SHA-256 of every
+    /// byte of the file: callers check the checksum first, so a damaged file
+    /// reads as damaged rather than as whatever its damage looks like.
+    static func read(_ url: URL, expectedBucketBits: Int, expectedLexiconBits: Int)
+        throws(ModelError) -> (weights: Result<ModelWeights, ModelError>, length: Int, sha256: String) {
+        let path = url.path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT { throw .missing(path: path) }
+            throw .unreadable(path: path, reason: String(cString: strerror(code)))
         }
-        guard header(0) == Int(version) else {
-            throw .unsupportedVersion(path: path, found: header(0), supported: Int(version))
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        var failure: Int32 = 0
+        var reading = Reading(length: Int(info.st_size)) { destination in
+            var done = 0
+            while done < destination.count {
+                let n = Glibc.read(fd, destination.baseAddress! + done, destination.count - done)
+                if n > 0 { done += n; continue }
+                if n < 0, errno == EINTR { continue }
+                if n < 0 { failure = errno }
+                break
+            }
+            return done
         }
-        guard header(1) == 3 else { throw .sizeMismatch(path: path, what: "class count", expected: 3, found: header(1)) }
-        guard header(2) == expectedBucketBits else {
-            throw .sizeMismatch(path: path, what: "bucketBits", expected: expectedBucketBits, found: header(2))
+        let weights = reading.weights(path: path, expectedBucketBits: expectedBucketBits, expectedLexiconBits: expectedLexiconBits)
+        reading.drain()
+        if failure != 0 { throw .unreadable(path: path, reason: String(cString: strerror(failure))) }
+        return (weights, reading.length, reading.digest())
+    }
+
+    /// One pass over a weights file's bytes, in order, hashing each byte once.
+    struct Reading {
+        let length: Int
+        /// Fills as much of the buffer as it can; returns the count (short only at the end).
+        let source: (UnsafeMutableRawBufferPointer) -> Int
+        private var hasher = SHA256()
+        private(set) var consumed = 0
+
+        init(length: Int, source: @escaping (UnsafeMutableRawBufferPointer) -> Int) {
+            self.length = length
+            self.source = source
         }
-        guard header(3) == DenseFeature.count else {
-            throw .sizeMismatch(path: path, what: "dense feature count", expected: DenseFeature.count, found: header(3))
+
+        /// Reads exactly `destination.count` bytes; false when the file ends first.
+        private mutating func fill(_ destination: UnsafeMutableRawBufferPointer) -> Bool {
+            let n = source(destination)
+            hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: destination[0..<n]))
+            consumed += n
+            return n == destination.count
         }
-        guard header(4) == expectedLexiconBits else {
-            throw .sizeMismatch(path: path, what: "lexiconBits", expected: expectedLexiconBits, found: header(4))
+
+        /// Hashes whatever is left of the file.
+        mutating func drain() {
+            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 8)
+            defer { chunk.deallocate() }
+            while fill(chunk) {}
         }
-        let d = DenseFeature.count
-        let length = expectedLength(bucketBits: header(2), dense: d, lexiconBits: header(4))
-        guard data.count == length else {
-            throw .sizeMismatch(path: path, what: "file length", expected: length, found: data.count)
+
+        /// The SHA-256 of the bytes read so far, in lowercase hex.
+        func digest() -> String {
+            hasher.finalize().map { String(format: "%02x", $0) }.joined()
         }
-        // Each section is decoded straight from the file's bytes into its own
-        // array: no intermediate copy of the whole file, so loading holds the
-        // weights twice at most (the file and the arrays), not three times.
-        var cursor = headerSize
-        func take(_ n: Int) throws(ModelError) -> [Float] {
-            let start = cursor
-            cursor += 4 * n
+
+        /// Reads the header and every section, checking each.
+        mutating func weights(path: String, expectedBucketBits: Int, expectedLexiconBits: Int) -> Result<ModelWeights, ModelError> {
+            do throws(ModelError) {
+                return .success(try decode(path: path, expectedBucketBits: expectedBucketBits, expectedLexiconBits: expectedLexiconBits))
+            } catch {
+                return .failure(error)
+            }
+        }
+
+        private mutating func decode(path: String, expectedBucketBits: Int, expectedLexiconBits: Int) throws(ModelError) -> ModelWeights {
+            var header = [UInt8](repeating: 0, count: headerSize)
+            guard length >= headerSize, header.withUnsafeMutableBytes({ fill($0) }) else {
+                throw .sizeMismatch(path: path, what: "file length", expected: headerSize, found: length)
+            }
+            guard Array(header.prefix(4)) == magic else { throw .badMagic(path: path) }
+            func field(_ index: Int) -> Int {
+                Int(header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 4 + 4 * index, as: UInt32.self) }.littleEndian)
+            }
+            guard field(0) == Int(version) else {
+                throw .unsupportedVersion(path: path, found: field(0), supported: Int(version))
+            }
+            guard field(1) == 3 else { throw .sizeMismatch(path: path, what: "class count", expected: 3, found: field(1)) }
+            guard field(2) == expectedBucketBits else {
+                throw .sizeMismatch(path: path, what: "bucketBits", expected: expectedBucketBits, found: field(2))
+            }
+            guard field(3) == DenseFeature.count else {
+                throw .sizeMismatch(path: path, what: "dense feature count", expected: DenseFeature.count, found: field(3))
+            }
+            guard field(4) == expectedLexiconBits else {
+                throw .sizeMismatch(path: path, what: "lexiconBits", expected: expectedLexiconBits, found: field(4))
+            }
+            let d = DenseFeature.count
+            let bucketBits = field(2), lexiconBits = field(4)
+            let expected = expectedLength(bucketBits: bucketBits, dense: d, lexiconBits: lexiconBits)
+            guard length == expected else {
+                throw .sizeMismatch(path: path, what: "file length", expected: expected, found: length)
+            }
+            // Each section is read straight into its own array.
             var bad: Int?
-            let values = data.withUnsafeBytes { raw in
-                [Float](unsafeUninitializedCapacity: n) { buffer, initialized in
+            var offset = 0
+            func take(_ n: Int) throws(ModelError) -> [Float] {
+                var complete = false
+                let values = [Float](unsafeUninitializedCapacity: n) { buffer, initialized in
+                    complete = fill(UnsafeMutableRawBufferPointer(buffer))
                     for i in 0..<n {
-                        let bits = raw.loadUnaligned(fromByteOffset: start + 4 * i, as: UInt32.self)
-                        let value = Float(bitPattern: UInt32(littleEndian: bits))
-                        if !value.isFinite, bad == nil { bad = i }
+                        let value = Float(bitPattern: UInt32(littleEndian: buffer[i].bitPattern))
+                        if !value.isFinite, bad == nil { bad = offset + i }
                         buffer[i] = value
                     }
                     initialized = n
                 }
+                guard complete else { throw .sizeMismatch(path: path, what: "file length", expected: expected, found: consumed) }
+                offset += n
+                return values
             }
-            if let bad { throw .nonFiniteWeight(path: path, index: (start - headerSize) / 4 + bad) }
-            return values
+            let sparse = try take(3 << bucketBits)
+            let dense = try take(3 * d)
+            let denseMean = try take(d)
+            let denseScale = try take(d)
+            let bias = try take(3)
+            let lexicon = try take(2 << lexiconBits)
+            if let bad { throw .nonFiniteWeight(path: path, index: bad) }
+            return ModelWeights(
+                bucketBits: bucketBits, sparse: sparse, dense: dense, denseMean: denseMean, denseScale: denseScale,
+                bias: bias, lexicon: Lexicon(bits: lexiconBits, scores: lexicon))
         }
-        let bucketBits = header(2), lexiconBits = header(4)
-        let sparse = try take(3 << bucketBits)
-        let dense = try take(3 * d)
-        let denseMean = try take(d)
-        let denseScale = try take(d)
-        let bias = try take(3)
-        let lexicon = try take(2 << lexiconBits)
-        return ModelWeights(
-            bucketBits: bucketBits, sparse: sparse, dense: dense, denseMean: denseMean, denseScale: denseScale,
-            bias: bias, lexicon: Lexicon(bits: lexiconBits, scores: lexicon))
     }
 }

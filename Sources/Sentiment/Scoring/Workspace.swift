@@ -20,7 +20,7 @@ extension SentimentModel {
 
         /// A workspace scoring `batchCapacity` texts per BLAS call.
         public convenience init(batchCapacity: Int = 256) {
-            self.init(batchCapacity: batchCapacity, cacheBits: 17)
+            self.init(batchCapacity: batchCapacity, cacheBits: 16)
         }
 
         /// A workspace whose token cache has `1 << cacheBits` entries (tests use tiny ones).
