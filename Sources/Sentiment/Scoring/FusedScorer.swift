@@ -59,7 +59,7 @@ struct FusedScorer: Sendable {
         for i in 0..<count {
             let key = TokenCache.key(tokens[i])
             keys[i] = key
-            ctk_prefetch(cache.slot(key))
+            cache.prefetch(key)
             if bigrams, i >= 1 {
                 let row = 3 * Int(extractor.bucket(FeatureHash.feature(.bigram, FeatureHash.combine(tokens[i - 1].hash, tokens[i].hash))))
                 bigramRows[i] = row
@@ -72,8 +72,13 @@ struct FusedScorer: Sendable {
             let token = tokens[i]
             let flags = token.flags
             let key = keys[i]
-            let entry = cache.slot(key)
-            if entry.pointee.key != key { fill(entry, key: key, token: token, text: buffer.textBytes(of: i), weights: weights) }
+            let entry: UnsafeMutablePointer<TokenCache.Entry>
+            if let hit = cache.lookup(key) {
+                entry = hit
+            } else {
+                entry = cache.slotForInsert(key)
+                fill(entry, key: key, token: token, text: buffer.textBytes(of: i), weights: weights)
+            }
             let e = entry.pointee
 
             // Word group: the token's own features, then the n-grams ending at it.
@@ -148,7 +153,7 @@ struct FusedScorer: Sendable {
         logits[1] = z1
         logits[2] = z2
 
-        @inline(__always) func log1p(_ n: Int) -> Float { logf(1 + Float(n)) }
+        @inline(__always) func log1p(_ n: Int) -> Float { n < Self.smallLogs.count ? Self.smallLogs[n] : logf(1 + Float(n)) }
         dense[DenseFeature.allCapsWords.rawValue] = log1p(allCaps)
         dense[DenseFeature.elongatedWords.rawValue] = log1p(elongated)
         dense[DenseFeature.exclamations.rawValue] = log1p(exclamations)
@@ -185,6 +190,10 @@ struct FusedScorer: Sendable {
         if let language = LanguageDetector.byScript(buffer.stats) { return language }
         return languageDetector.decide(hits: UnsafeBufferPointer(hits), accented: accented)
     }
+
+    /// log(1 + n) of the counts most tweets have, computed once by the same
+    /// `logf`, so the values are those `FeatureExtractor` computes.
+    private static let smallLogs: [Float] = (0..<64).map { logf(1 + Float($0)) }
 
     /// Computes what `token` contributes and stores it in `entry`.
     @inline(never)
