@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// A trained sentiment model for English tweets: three classes (negative,
@@ -31,10 +32,12 @@ public struct SentimentModel: Sendable {
     let languageDetector: LanguageDetector
     let fused: FusedScorer
 
-    /// A stable identifier of these exact weights: `name@version+sha8`, where
-    /// `sha8` is the first 8 hex digits of the weights' SHA-256. Use it to key
-    /// cached classifications.
-    public var id: String { "\(manifest.name)@\(manifest.version)+\(manifest.weights.sha256.prefix(8))" }
+    /// A stable identifier of what the model predicts: `name@version+sha8`,
+    /// where `sha8` is the first 8 hex digits of the SHA-256 of the weights'
+    /// checksum, the feature settings and the decision rule. Anything that
+    /// can change a prediction changes the id, so use it to key cached
+    /// classifications.
+    public let id: String
 
     init(manifest: ModelManifest, weights: ModelWeights, directory: URL?) {
         _ = BLASScorer.singleThreaded
@@ -46,6 +49,19 @@ public struct SentimentModel: Sendable {
         self.decision = Decision(manifest.decision)
         self.languageDetector = LanguageDetector(seed: manifest.features.hashSeed)
         self.fused = FusedScorer(extractor: extractor, scoring: scoring, languageDetector: languageDetector)
+        self.id = "\(manifest.name)@\(manifest.version)+\(Self.fingerprint(manifest).prefix(8))"
+    }
+
+    /// The SHA-256 (hex) of everything in a manifest that decides predictions.
+    static func fingerprint(_ manifest: ModelManifest) -> String {
+        let f = manifest.features, d = manifest.decision
+        let parts: [String] = [
+            manifest.weights.sha256.lowercased(),
+            "\(f.bucketBits) \(f.hashSeed) \(f.wordNgrams) \(f.charNgramMin) \(f.charNgramMax) \(f.charGroupWeight.bitPattern) \(f.negatedCharNgrams) \(f.tokenizerOptions)",
+            "\(manifest.lexiconBits)",
+            "\(d.temperature.bitPattern) " + d.classOffsets.map { "\($0.bitPattern)" }.joined(separator: " "),
+        ]
+        return SHA256.hash(data: Data(parts.joined(separator: "\n").utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     // MARK: - Classifying

@@ -32,6 +32,9 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .customLong("fold-order"), help: "How examples are dealt into folds: chronological (blocks in tweet-id order; stratified when a file has no id column) or stratified.")
     var foldOrder: FoldOrder = TrainingOptions().foldOrder
 
+    @Option(help: "Scores the temperature is fitted to: forward (fold k scored by a model of the folds before it; needs chronological folds) or pooled (the usual cross-validation).")
+    var calibration: CalibrationScores = TrainingOptions().calibration
+
     @Option(help: "Seed of the fold assignment.")
     var seed: UInt64 = 1
 
@@ -69,6 +72,7 @@ struct TrainCommand: ParsableCommand {
         var options = TrainingOptions()
         options.seed = seed
         options.foldOrder = foldOrder
+        options.calibration = calibration
         options.l2 = l2
         options.folds = folds
         options.maxIterations = maxIterations
@@ -133,3 +137,4 @@ func fileSHA256(_ path: String) throws -> String {
 }
 
 extension FoldOrder: ExpressibleByArgument {}
+extension CalibrationScores: ExpressibleByArgument {}

@@ -17,6 +17,19 @@ struct ModelFileTests {
         #expect(saved.id.hasPrefix("default@1.0.0+"))
     }
 
+    @Test("The model id changes with the decision rule and the weights, not with the training date")
+    func idFollowsPredictions() throws {
+        let model = try Fixtures.smallModel()
+        var manifest = model.manifest
+        manifest.training?.date = "1999-01-01T00:00:00Z"
+        #expect(SentimentModel(manifest: manifest, weights: model.weights, directory: nil).id == model.id)
+        manifest.decision.temperature *= 1.5
+        #expect(SentimentModel(manifest: manifest, weights: model.weights, directory: nil).id != model.id)
+        manifest = model.manifest
+        manifest.weights.sha256 = String(repeating: "0", count: 64)
+        #expect(SentimentModel(manifest: manifest, weights: model.weights, directory: nil).id != model.id)
+    }
+
     // MARK: Failures name the file
 
     @Test("Feature settings of a manifest written before negated character n-grams read as off")

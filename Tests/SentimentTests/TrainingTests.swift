@@ -47,6 +47,39 @@ struct TrainingTests {
             == Trainer.assignFolds(Fixtures.sample, folds: 3, order: .stratified, seed: 7))
     }
 
+    @Test("Forward calibration scores each later fold once, by a model of the folds before it, and fits the temperature there")
+    func forwardCalibrationChainsFolds() throws {
+        let examples = Fixtures.sample.enumerated().map { offset, example in
+            LabeledExample(text: example.text, label: example.label, id: UInt64(1_000 + 7 * ((offset * 11) % 30)))
+        }
+        var options = Fixtures.smallOptions
+        options.calibration = .forward
+        var lines: [String] = []
+        let forward = try Trainer(options: options).train(examples, log: { lines.append($0) }).model
+        options.calibration = .pooled
+        var pooledLines: [String] = []
+        let pooled = try Trainer(options: options).train(examples, log: { pooledLines.append($0) }).model
+
+        let fits = lines.filter { $0.hasPrefix("forward ") && !$0.hasPrefix("forward chaining") }
+        #expect(fits.count == 2)
+        #expect(fits.first?.hasPrefix("forward 1/2: folds 1–1 → fold 2") == true)
+        #expect(fits.last?.hasPrefix("forward 2/2: folds 1–2 → fold 3") == true)
+        #expect(!pooledLines.contains { $0.hasPrefix("forward") })
+        let summary = try #require(lines.first { $0.hasPrefix("forward chaining: temperature") })
+        #expect(summary.contains(String(format: "pooled folds: %.3f", pooled.manifest.decision.temperature)))
+        #expect(summary.contains(String(format: "temperature %.3f", forward.manifest.decision.temperature)))
+    }
+
+    @Test("Without tweet ids, forward calibration is the pooled one")
+    func forwardCalibrationNeedsTime() throws {
+        var options = Fixtures.smallOptions
+        options.calibration = .forward
+        let forward = try Trainer(options: options).train(Fixtures.sample).model
+        options.calibration = .pooled
+        let pooled = try Trainer(options: options).train(Fixtures.sample).model
+        #expect(forward.manifest.decision == pooled.manifest.decision)
+    }
+
     @Test("L-BFGS finds the minimum of a quadratic")
     func lbfgsMinimizesQuadratic() {
         var x = [Double](repeating: 0, count: 5)

@@ -13,6 +13,8 @@ public struct TrainingOptions: Sendable, Hashable {
     public var folds: Int = 5
     /// How examples are dealt into folds.
     public var foldOrder: FoldOrder = .chronological
+    /// Which out-of-fold scores the temperature is fitted to.
+    public var calibration: CalibrationScores = .forward
     /// Seed of the fold assignment; training is deterministic for a seed.
     public var seed: UInt64 = 1
     /// Weight each class's examples by total/(3·class count) in the loss.
@@ -41,4 +43,17 @@ public enum FoldOrder: String, Sendable, Hashable, CaseIterable {
     /// from them hold up better on later data. Examples without an id fall back
     /// to `stratified`.
     case chronological
+}
+
+/// Which out-of-fold scores `Trainer` fits the softmax temperature to.
+public enum CalibrationScores: String, Sendable, Hashable, CaseIterable {
+    /// The usual cross-validation scores: each fold scored by a model trained
+    /// on all the other folds, earlier and later.
+    case pooled
+    /// Forward chaining over chronological folds: fold k scored by a model
+    /// trained on folds 0..<k only, as the shipped model will score tweets
+    /// written after its training data. Models that predict the future are
+    /// less sure than they think, and the temperature fitted here says how much.
+    /// With stratified folds (no time order) this is the same as `pooled`.
+    case forward
 }

@@ -1,8 +1,8 @@
 import Sentiment
 
 /// The sentiment model classifies tweets; its ``TweetClassifier/modelID`` is
-/// `SentimentModel.id` (`name@version+sha8` of the weights).
+/// `SentimentModel.id` (`name@version+sha8`: changes with anything that changes a prediction).
 extension SentimentModel: TweetClassifier {
-    /// `id`: the model's name, version and the first 8 hex digits of its weights' SHA-256.
+    /// `id`: the model's name, version and a digest of its weights, features and decision rule.
     public var modelID: String { id }
 }
