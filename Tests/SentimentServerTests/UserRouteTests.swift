@@ -142,6 +142,29 @@ struct UserRouteTests {
         }
     }
 
+    @Test("A wait for a rate-limit reset is counted as such, not as a retry")
+    func rateLimitWaitsAreNotRetries() async throws {
+        let upstream = try await FakeXServer.start { request, index in
+            if request.path.hasPrefix("/2/users/by/username/") {
+                guard index == 0 else { return .respond(status: 200, body: XBodies.user()) }
+                let reset = Int(Date().timeIntervalSince1970) + 1
+                return .respond(status: 429, headers: [("x-rate-limit-reset", String(reset))], body: "{}")
+            }
+            return .respond(status: 200, body: XBodies.tweets(1...3, next: nil))
+        }
+        defer { Task { try await upstream.stop() } }
+        try await TestServer.with(upstream: upstream.baseURL, configure: {
+            $0.retryPolicy = RetryPolicy(delays: [.milliseconds(10)], maximumRateLimitWait: .seconds(3))
+        }) { server in
+            let answer = try await server.request(.GET, "/v1/users/alice/tweets")
+            #expect(answer.status == 200)
+            #expect(try answer.object()["stale"] as? Bool == false)
+            let metrics = try await server.request(.GET, "/metrics").text
+            #expect(metrics.contains("sentiment_upstream_rate_limit_waits_total 1"))
+            #expect(metrics.contains("sentiment_upstream_retries_total 0"))
+        }
+    }
+
     @Test("Unknown users, bad usernames, cursors and limits have their own problems", arguments: [
         ("/v1/users/nobody/tweets", 404, "unknown-user"),
         ("/v1/users/not%20a%20name/tweets", 400, "invalid-username"),

@@ -27,8 +27,9 @@ struct MeteredTweetSource: TweetSource {
     }
 }
 
-/// The clock the X API client waits on before each retry: counts the waits
-/// as retries in ``ServerMetrics``, then waits on `base`.
+/// The clock the X API client waits on: counts the waits before a retry and
+/// the waits for a rate-limit reset apart in ``ServerMetrics``, then waits on
+/// `base`.
 struct MeteredSleeper: Sleeper {
     let base: any Sleeper
     let metrics: ServerMetrics
@@ -36,8 +37,15 @@ struct MeteredSleeper: Sleeper {
     func now() -> Date { base.now() }
 
     func sleep(for duration: Duration) async throws {
-        metrics.upstreamRetries.increment()
         try await base.sleep(for: duration)
+    }
+
+    func sleep(for duration: Duration, reason: WaitReason) async throws {
+        switch reason {
+        case .retry: metrics.upstreamRetries.increment()
+        case .rateLimit: metrics.rateLimitWaits.increment()
+        }
+        try await base.sleep(for: duration, reason: reason)
     }
 }
 

@@ -20,6 +20,7 @@ import NIOConcurrencyHelpers
 /// | `sentiment_upstream_requests_total` | counter | `operation` (`user`, `tweets`) |
 /// | `sentiment_upstream_failures_total` | counter | `kind` (``Tweets/TweetSourceFailure/kind``) |
 /// | `sentiment_upstream_retries_total` | counter | — (each wait before a retry) |
+/// | `sentiment_upstream_rate_limit_waits_total` | counter | — (each wait for a rate-limit reset) |
 /// | `sentiment_stale_answers_total` | counter | — |
 public final class ServerMetrics: Sendable {
     /// The registry `/metrics` reads.
@@ -33,6 +34,7 @@ public final class ServerMetrics: Sendable {
     let tweetsServed: CoreMetrics.Counter
     let cacheHits: CoreMetrics.Counter
     let upstreamRetries: CoreMetrics.Counter
+    let rateLimitWaits: CoreMetrics.Counter
     let staleAnswers: CoreMetrics.Counter
 
     private struct RequestKey: Hashable {
@@ -54,6 +56,7 @@ public final class ServerMetrics: Sendable {
         tweetsServed = CoreMetrics.Counter(label: "sentiment_tweets_served_total", factory: factory)
         cacheHits = CoreMetrics.Counter(label: "sentiment_classification_cache_hits_total", factory: factory)
         upstreamRetries = CoreMetrics.Counter(label: "sentiment_upstream_retries_total", factory: factory)
+        rateLimitWaits = CoreMetrics.Counter(label: "sentiment_upstream_rate_limit_waits_total", factory: factory)
         staleAnswers = CoreMetrics.Counter(label: "sentiment_stale_answers_total", factory: factory)
     }
 

@@ -67,13 +67,13 @@ public struct RetryPolicy: Sendable, Hashable {
                     logger.notice("upstream request failed, retrying", metadata: [
                         "failure": "\(failure.kind)", "retry": "\(retries)", "delay_s": "\(delay.seconds)",
                     ])
-                    try await sleeper.sleep(for: delay)
+                    try await sleeper.sleep(for: delay, reason: .retry)
                 } else if case .rateLimited(let resetAt) = failure, !waitedForRateLimit,
                     let wait = rateLimitWait(until: resetAt, now: sleeper.now())
                 {
                     waitedForRateLimit = true
                     logger.notice("rate limited, waiting for the reset", metadata: ["delay_s": "\(wait.seconds)"])
-                    try await sleeper.sleep(for: wait)
+                    try await sleeper.sleep(for: wait, reason: .rateLimit)
                 } else {
                     throw failure
                 }

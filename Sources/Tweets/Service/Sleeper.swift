@@ -12,6 +12,24 @@ public protocol Sleeper: Sendable {
     ///
     /// - Throws: `CancellationError` when the task is cancelled.
     func sleep(for duration: Duration) async throws
+    /// Waits for `duration`, for `reason`. Clocks that keep accounts (metrics)
+    /// implement this; the default just waits.
+    func sleep(for duration: Duration, reason: WaitReason) async throws
+}
+
+/// Why the X API client waits.
+public enum WaitReason: Sendable, Hashable {
+    /// Before retrying a request that failed transiently.
+    case retry
+    /// Until the rate-limit window resets.
+    case rateLimit
+}
+
+extension Sleeper {
+    /// Waits for `duration`, whatever the reason.
+    public func sleep(for duration: Duration, reason: WaitReason) async throws {
+        try await sleep(for: duration)
+    }
 }
 
 /// The real clock: `Date()` and `Task.sleep`.

@@ -212,7 +212,7 @@ public actor XAPIClient: TweetSource {
             throw TweetSourceFailure.rateLimited(resetAt: limit.resetAt)
         }
         logger.notice("rate limit spent, waiting for the reset", metadata: ["delay_s": "\(wait.seconds)"])
-        try await sleeper.sleep(for: wait)
+        try await sleeper.sleep(for: wait, reason: .rateLimit)
         limits[endpoint] = nil
     }
 
