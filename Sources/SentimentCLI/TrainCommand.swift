@@ -56,6 +56,9 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .customLong("char-ngrams"), help: "Character n-gram range inside words, as MIN-MAX (0 turns them off).")
     var charNgrams: String = "\(FeatureSettings.standard.charNgramMin)-\(FeatureSettings.standard.charNgramMax)"
 
+    @Option(name: .customLong("char-weight"), help: "Weight of the character n-gram group against the word n-gram group.")
+    var charWeight: Double = FeatureSettings.standard.charGroupWeight
+
     @Option(name: .customLong("prior-exponent"), help: "Fix the decision rule's prior exponent instead of choosing it by cross-validation.")
     var priorExponent: Double?
 
@@ -81,6 +84,7 @@ struct TrainCommand: ParsableCommand {
         options.threads = threads
         options.features.bucketBits = bucketBits
         options.features.wordNgrams = wordNgrams
+        options.features.charGroupWeight = charWeight
         let range = charNgrams.split(separator: "-").compactMap { Int($0) }
         if range == [0] {
             options.features.charNgramMax = 0
