@@ -345,7 +345,11 @@ class Suite:
     def test_refresh_reloads(self):
         self.open_tweets()
         count = len(self.all(".tweet"))
+        fetches = "return performance.getEntriesByType('resource').filter(e => e.name.includes('/tweets')).length"
+        before = self.driver.execute_script(fetches)
         self.find("#refresh").click()
+        # A new request for the tweets went out, and the list came back whole.
+        self.wait(lambda d: d.execute_script(fetches) > before)
         self.wait(lambda d: len(self.all(".tweet")) == count and self.find("#tweet-skeleton").get_attribute("hidden") is not None)
 
     def test_try_it_updates_as_you_type(self):
