@@ -8,18 +8,25 @@ import Testing
 /// stops it: with SIGTERM.
 @Suite("sentiment serve as a process")
 struct ServeCommandTests {
-    /// Waits until `file` holds a line containing `marker`, and returns that line.
-    private func line(containing marker: String, in file: URL, timeout: Duration) async throws -> String? {
+    /// The JSON log lines in `file` so far.
+    private func logLines(_ file: URL) -> [[String: Any]] {
+        let text = String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self)
+        return text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    /// Waits until `file` holds a log line that `matches`, and returns it.
+    private func logLine(in file: URL, timeout: Duration, where matches: ([String: Any]) -> Bool) async throws -> [String: Any]? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            let text = String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self)
-            if let found = text.split(separator: "\n").first(where: { $0.contains(marker) }) { return String(found) }
+            if let found = logLines(file).first(where: matches) { return found }
             try await Task.sleep(for: .milliseconds(50))
         }
         return nil
     }
 
-    @Test("SIGTERM stops the server with exit status 0, and its database opens again")
+    @Test("SIGTERM stops the server with exit status 0, a request's log line carries its id, and the database opens again")
     func sigtermStopsGracefully() async throws {
         let executable = try #require(SentimentExecutable.url, "the sentiment executable was not built beside the tests")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-serve-\(UUID().uuidString)")
@@ -33,19 +40,25 @@ struct ServeCommandTests {
 
         let process = Process()
         process.executableURL = executable
-        process.arguments = ["serve", "--profile", "dev", "--port", "0", "--db", db, "--offline"]
+        process.arguments = ["serve", "--profile", "dev", "--port", "0", "--db", db, "--offline", "--log-format", "json"]
         process.currentDirectoryURL = SentimentExecutable.packageRoot
         process.standardOutput = FileHandle.nullDevice
         process.standardError = stderr
         try process.run()
         defer { if process.isRunning { process.terminate() } }
 
-        let listening = try #require(try await line(containing: "[SentimentServer] listening", in: errURL, timeout: .seconds(60)),
+        let listening = try #require(try await logLine(in: errURL, timeout: .seconds(60)) { $0["message"] as? String == "listening" },
                                      "the server never said it was listening")
-        let address = try #require(listening.split(separator: " ").first { $0.hasPrefix("address=") }?.dropFirst("address=".count))
-        let (body, response) = try await URLSession.shared.data(from: try #require(URL(string: "\(address)/healthz")))
+        let address = try #require(listening["address"] as? String)
+        var request = URLRequest(url: try #require(URL(string: "\(address)/healthz")))
+        request.setValue("trace-serve-1", forHTTPHeaderField: "X-Request-ID")
+        let (body, response) = try await URLSession.shared.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: body, as: UTF8.self).contains("\"status\""))
+        let logged = try await logLine(in: errURL, timeout: .seconds(10)) { $0["request_id"] as? String == "trace-serve-1" }
+        #expect(logged?["message"] as? String == "request")
+        #expect(logged?["path"] as? String == "/healthz")
+        #expect(logged?["status"] as? String == "200")
 
         kill(process.processIdentifier, SIGTERM)
         let deadline = ContinuousClock.now + .seconds(30)
@@ -53,7 +66,7 @@ struct ServeCommandTests {
         #expect(!process.isRunning, "the server was still running 30 s after SIGTERM")
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
-        #expect(try await line(containing: "sl-signal=SIGTERM", in: errURL, timeout: .seconds(1)) != nil)
+        #expect(logLines(errURL).contains { $0["sl-signal"] as? String == "SIGTERM" })
 
         // The store the server closed opens again and answers.
         let history = try SentimentExecutable.run(["history", "--db", db])
