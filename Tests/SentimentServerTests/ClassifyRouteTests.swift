@@ -154,6 +154,7 @@ struct ClassifyRouteTests {
                                                   contentType: "application/x-www-form-urlencoded")
             #expect(answer.status == 415)
             #expect(try answer.object()["code"] as? String == "unsupported-media-type")
+            try OpenAPIDocument.shared.validate(answer, path: "/v1/classify", method: "post")
         }
     }
 

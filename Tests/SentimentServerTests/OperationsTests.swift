@@ -34,6 +34,7 @@ struct OperationsTests {
             }
             let answer = try await server.request(.GET, "/metrics")
             #expect(answer.contentType.hasPrefix("text/plain"))
+            try OpenAPIDocument.shared.validate(answer, path: "/metrics", method: "get")
             #expect(text.contains("# TYPE http_requests_total counter"))
             #expect(text.contains(#"http_requests_total{route="/v1/classify",method="POST",status="200"} 1"#))
             #expect(text.contains(#"http_requests_total{route="/v1/classify",method="POST",status="400"} 1"#))

@@ -200,6 +200,7 @@ struct UserRouteTests {
 
             let deleted = try await server.request(.DELETE, "/v1/history")
             #expect(deleted.status == 204)
+            try OpenAPIDocument.shared.validate(deleted, path: "/v1/history", method: "delete")
             let empty = try await server.request(.GET, "/v1/history").object()
             #expect((empty["history"] as? [Any])?.isEmpty == true)
         }
