@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import CTokenizer
 
 /// Where feature extraction writes: the hot path's `SparseRow`, or the named
@@ -98,7 +93,6 @@ struct FeatureExtractor: Sendable {
     @inline(__always)
     func extract<Sink: FeatureSink>(_ buffer: TokenBuffer, into row: inout Sink, dense: UnsafeMutablePointer<Float>) {
         row.removeAll()
-        dense.update(repeating: 0, count: DenseFeature.count)
         let count = buffer.count
         let tokens = buffer.tokens
 
@@ -191,89 +185,19 @@ struct FeatureExtractor: Sendable {
 
     /// The raw dense values (before standardization).
     private func fillDense(_ buffer: TokenBuffer, _ dense: UnsafeMutablePointer<Float>) {
-        let count = buffer.count
-        let tokens = buffer.tokens
-        var allCaps = 0, elongated = 0, exclamations = 0, questions = 0, emphasis = 0
-        var negators = 0, negated = 0, emoji = 0, emoticons = 0, urls = 0, mentions = 0, hashtags = 0
-        var positiveSum: Float = 0, negativeSum: Float = 0, positiveMax: Float = 0, negativeMax: Float = 0
-        var positiveLast: Float = 0, negativeLast: Float = 0, positiveCount = 0, negativeCount = 0
-        var afterContrast: Float = 0
-        let scores = lexicon.scores
-        let lexiconBits = lexicon.bits
-        for i in 0..<count {
-            let token = tokens[i]
-            let flags = token.flags
-            if flags & UInt16(CTK_FLAG_ALLCAPS) != 0 { allCaps += 1 }
-            if flags & UInt16(CTK_FLAG_ELONGATED) != 0 { elongated += 1 }
-            if flags & UInt16(CTK_FLAG_NEGATOR) != 0 { negators += 1 }
-            if flags & UInt16(CTK_FLAG_NEGATED) != 0 { negated += 1 }
-            switch Int32(token.kind) {
-            case Int32(CTK_PUNCT.rawValue):
-                let text = buffer.textBytes(of: i)
-                if text.first == UInt8(ascii: "!") { exclamations += 1 }
-                if text.contains(UInt8(ascii: "?")) { questions += 1 }
-                if flags & UInt16(CTK_FLAG_EMPHASIS) != 0 { emphasis += 1 }
-            case Int32(CTK_EMOJI.rawValue): emoji += 1
-            case Int32(CTK_EMOTICON.rawValue): emoticons += 1
-            case Int32(CTK_URL.rawValue): urls += 1
-            case Int32(CTK_USER.rawValue): mentions += 1
-            case Int32(CTK_HASHTAG.rawValue): hashtags += 1
-            case Int32(CTK_WORD.rawValue) where isBut(buffer, i):
-                afterContrast = 0
-            default: break
-            }
+        var counts = DenseCounts()
+        for i in 0..<buffer.count {
+            let token = buffer.tokens[i]
+            var positive: Float = 0, negative: Float = 0
             if let key = Self.lexiconKey(token) {
-                let slot = Lexicon.slot(key, bits: lexiconBits)
-                let positive = scores[2 * slot], negative = scores[2 * slot + 1]
-                if positive != 0 || negative != 0 {
-                    positiveSum += positive
-                    negativeSum += negative
-                    positiveMax = max(positiveMax, positive)
-                    negativeMax = max(negativeMax, negative)
-                    positiveLast = positive
-                    negativeLast = negative
-                    if positive > 1 { positiveCount += 1 }
-                    if negative > 1 { negativeCount += 1 }
-                    afterContrast += positive - negative
-                }
+                let slot = Lexicon.slot(key, bits: lexicon.bits)
+                positive = lexicon.scores[2 * slot]
+                negative = lexicon.scores[2 * slot + 1]
             }
+            counts.add(kind: token.kind, flags: token.flags, traits: .of(kind: token.kind, text: buffer.textBytes(of: i)),
+                       positive: positive, negative: negative)
         }
-        @inline(__always) func log1p(_ n: Int) -> Float { logf(1 + Float(n)) }
-        dense[DenseFeature.allCapsWords.rawValue] = log1p(allCaps)
-        dense[DenseFeature.elongatedWords.rawValue] = log1p(elongated)
-        dense[DenseFeature.exclamations.rawValue] = log1p(exclamations)
-        dense[DenseFeature.questions.rawValue] = log1p(questions)
-        dense[DenseFeature.emphasis.rawValue] = log1p(emphasis)
-        dense[DenseFeature.negators.rawValue] = log1p(negators)
-        dense[DenseFeature.negatedShare.rawValue] = count > 0 ? Float(negated) / Float(count) : 0
-        dense[DenseFeature.emoji.rawValue] = log1p(emoji)
-        dense[DenseFeature.emoticons.rawValue] = log1p(emoticons)
-        dense[DenseFeature.hasURL.rawValue] = urls > 0 ? 1 : 0
-        dense[DenseFeature.mentions.rawValue] = log1p(mentions)
-        dense[DenseFeature.hashtags.rawValue] = log1p(hashtags)
-        dense[DenseFeature.length.rawValue] = log1p(count)
-        if count > 0 {
-            let last = tokens[count - 1]
-            let kind = Int32(last.kind)
-            let emphatic = kind == Int32(CTK_EMOJI.rawValue) || kind == Int32(CTK_EMOTICON.rawValue)
-                || (kind == Int32(CTK_PUNCT.rawValue) && buffer.textBytes(of: count - 1).first == UInt8(ascii: "!"))
-            dense[DenseFeature.endsEmphatic.rawValue] = emphatic ? 1 : 0
-        }
-        dense[DenseFeature.lexiconPositiveSum.rawValue] = positiveSum
-        dense[DenseFeature.lexiconNegativeSum.rawValue] = negativeSum
-        dense[DenseFeature.lexiconPositiveMax.rawValue] = positiveMax
-        dense[DenseFeature.lexiconNegativeMax.rawValue] = negativeMax
-        dense[DenseFeature.lexiconPositiveLast.rawValue] = positiveLast
-        dense[DenseFeature.lexiconNegativeLast.rawValue] = negativeLast
-        dense[DenseFeature.lexiconPositiveCount.rawValue] = log1p(positiveCount)
-        dense[DenseFeature.lexiconNegativeCount.rawValue] = log1p(negativeCount)
-        dense[DenseFeature.lexiconAfterContrast.rawValue] = afterContrast
-    }
-
-    /// Whether token `i` is the contrast word "but".
-    @inline(__always)
-    private func isBut(_ buffer: TokenBuffer, _ i: Int) -> Bool {
-        Self.isBut(buffer.textBytes(of: i))
+        counts.write(to: dense)
     }
 
     /// Whether a word's text is the contrast word "but".

@@ -39,17 +39,11 @@ struct FusedScorer: Sendable {
         let settings = extractor.settings
         let count = buffer.count
         let tokens = buffer.tokens
-        let chars = settings.charNgramMax > 0
 
         var w0: Float = 0, w1: Float = 0, w2: Float = 0, wordFeatures = 0
         var c0: Float = 0, c1: Float = 0, c2: Float = 0, charFeatures = 0
-        var allCaps = 0, elongated = 0, exclamations = 0, questions = 0, emphasis = 0
-        var negators = 0, negated = 0, emoji = 0, emoticons = 0, urls = 0, mentions = 0, hashtags = 0
-        var positiveSum: Float = 0, negativeSum: Float = 0, positiveMax: Float = 0, negativeMax: Float = 0
-        var positiveLast: Float = 0, negativeLast: Float = 0, positiveCount = 0, negativeCount = 0
-        var afterContrast: Float = 0
+        var counts = DenseCounts()
         var accented = 0
-        var lastTraits: UInt8 = 0
 
         // Pass 1: every token's cache slot and bigram row, each fetch started
         // at once so the loads from memory overlap.
@@ -70,7 +64,6 @@ struct FusedScorer: Sendable {
         // Pass 2: sum.
         for i in 0..<count {
             let token = tokens[i]
-            let flags = token.flags
             let key = keys[i]
             let entry: UnsafeMutablePointer<TokenCache.Entry>
             if let hit = cache.lookup(key) {
@@ -96,47 +89,16 @@ struct FusedScorer: Sendable {
                 }
             }
 
-            // Dense counts, as `FeatureExtractor.fillDense` makes them.
-            if flags & UInt16(CTK_FLAG_ALLCAPS) != 0 { allCaps += 1 }
-            if flags & UInt16(CTK_FLAG_ELONGATED) != 0 { elongated += 1 }
-            if flags & UInt16(CTK_FLAG_NEGATOR) != 0 { negators += 1 }
-            if flags & UInt16(CTK_FLAG_NEGATED) != 0 { negated += 1 }
-            switch Int32(token.kind) {
-            case Int32(CTK_WORD.rawValue):
-                if chars {
-                    c0 += e.char.0; c1 += e.char.1; c2 += e.char.2
-                    charFeatures += Int(e.charCount)
-                }
-                if e.traits & TokenCache.Trait.but != 0 { afterContrast = 0 }
-                if e.language >= 0 {
-                    hits[Int(e.language)] += 1
-                } else if e.traits & TokenCache.Trait.accented != 0 {
-                    accented += 1
-                }
-            case Int32(CTK_PUNCT.rawValue):
-                if e.traits & TokenCache.Trait.exclamation != 0 { exclamations += 1 }
-                if e.traits & TokenCache.Trait.question != 0 { questions += 1 }
-                if flags & UInt16(CTK_FLAG_EMPHASIS) != 0 { emphasis += 1 }
-            case Int32(CTK_EMOJI.rawValue): emoji += 1
-            case Int32(CTK_EMOTICON.rawValue): emoticons += 1
-            case Int32(CTK_URL.rawValue): urls += 1
-            case Int32(CTK_USER.rawValue): mentions += 1
-            case Int32(CTK_HASHTAG.rawValue): hashtags += 1
-            default: break
+            // Character group (zero for tokens other than words).
+            c0 += e.char.0; c1 += e.char.1; c2 += e.char.2
+            charFeatures += Int(e.charCount)
+            if e.language >= 0 {
+                hits[Int(e.language)] += 1
+            } else if e.traits.contains(.accented) {
+                accented += 1
             }
-            let positive = e.lexiconPositive, negative = e.lexiconNegative
-            if positive != 0 || negative != 0 {
-                positiveSum += positive
-                negativeSum += negative
-                positiveMax = max(positiveMax, positive)
-                negativeMax = max(negativeMax, negative)
-                positiveLast = positive
-                negativeLast = negative
-                if positive > 1 { positiveCount += 1 }
-                if negative > 1 { negativeCount += 1 }
-                afterContrast += positive - negative
-            }
-            lastTraits = e.traits
+            counts.add(kind: token.kind, flags: token.flags, traits: e.traits,
+                       positive: e.lexiconPositive, negative: e.lexiconNegative)
         }
 
         // Sparse scores: each group's sum scaled by its value.
@@ -153,47 +115,11 @@ struct FusedScorer: Sendable {
         logits[1] = z1
         logits[2] = z2
 
-        @inline(__always) func log1p(_ n: Int) -> Float { n < Self.smallLogs.count ? Self.smallLogs[n] : logf(1 + Float(n)) }
-        dense[DenseFeature.allCapsWords.rawValue] = log1p(allCaps)
-        dense[DenseFeature.elongatedWords.rawValue] = log1p(elongated)
-        dense[DenseFeature.exclamations.rawValue] = log1p(exclamations)
-        dense[DenseFeature.questions.rawValue] = log1p(questions)
-        dense[DenseFeature.emphasis.rawValue] = log1p(emphasis)
-        dense[DenseFeature.negators.rawValue] = log1p(negators)
-        dense[DenseFeature.negatedShare.rawValue] = count > 0 ? Float(negated) / Float(count) : 0
-        dense[DenseFeature.emoji.rawValue] = log1p(emoji)
-        dense[DenseFeature.emoticons.rawValue] = log1p(emoticons)
-        dense[DenseFeature.hasURL.rawValue] = urls > 0 ? 1 : 0
-        dense[DenseFeature.mentions.rawValue] = log1p(mentions)
-        dense[DenseFeature.hashtags.rawValue] = log1p(hashtags)
-        dense[DenseFeature.length.rawValue] = log1p(count)
-        var endsEmphatic: Float = 0
-        if count > 0 {
-            let kind = Int32(tokens[count - 1].kind)
-            if kind == Int32(CTK_EMOJI.rawValue) || kind == Int32(CTK_EMOTICON.rawValue)
-                || (kind == Int32(CTK_PUNCT.rawValue) && lastTraits & TokenCache.Trait.exclamation != 0) {
-                endsEmphatic = 1
-            }
-        }
-        dense[DenseFeature.endsEmphatic.rawValue] = endsEmphatic
-        dense[DenseFeature.lexiconPositiveSum.rawValue] = positiveSum
-        dense[DenseFeature.lexiconNegativeSum.rawValue] = negativeSum
-        dense[DenseFeature.lexiconPositiveMax.rawValue] = positiveMax
-        dense[DenseFeature.lexiconNegativeMax.rawValue] = negativeMax
-        dense[DenseFeature.lexiconPositiveLast.rawValue] = positiveLast
-        dense[DenseFeature.lexiconNegativeLast.rawValue] = negativeLast
-        dense[DenseFeature.lexiconPositiveCount.rawValue] = log1p(positiveCount)
-        dense[DenseFeature.lexiconNegativeCount.rawValue] = log1p(negativeCount)
-        dense[DenseFeature.lexiconAfterContrast.rawValue] = afterContrast
-        for j in (DenseFeature.lexiconAfterContrast.rawValue + 1)..<DenseFeature.count { dense[j] = 0 }
+        counts.write(to: dense)
 
         if let language = LanguageDetector.byScript(buffer.stats) { return language }
         return languageDetector.decide(hits: UnsafeBufferPointer(hits), accented: accented)
     }
-
-    /// log(1 + n) of the counts most tweets have, computed once by the same
-    /// `logf`, so the values are those `FeatureExtractor` computes.
-    private static let smallLogs: [Float] = (0..<64).map { logf(1 + Float($0)) }
 
     /// Computes what `token` contributes and stores it in `entry`.
     @inline(never)
@@ -213,12 +139,12 @@ struct FusedScorer: Sendable {
             e.wordCount = 2
         }
 
-        switch kind {
-        case Int32(CTK_WORD.rawValue):
+        e.traits = .of(kind: token.kind, text: text)
+        if kind == Int32(CTK_WORD.rawValue) {
             if extractor.settings.charNgramMax > 0 {
                 // Every n-gram's row first, each fetch started at once; then the sum.
                 let negatedChars = extractor.settings.negatedCharNgrams && negated
-                let most = 3 * (text.count + 2) * (extractor.settings.charNgramMax - extractor.settings.charNgramMin + 1)
+                let most = (text.count + 2) * (extractor.settings.charNgramMax - extractor.settings.charNgramMin + 1)
                 withUnsafeTemporaryAllocation(of: Int.self, capacity: most) { rows in
                     var n = 0
                     extractor.forEachCharNgram(text, negated: negatedChars) { bucket, _, _, _ in
@@ -236,14 +162,8 @@ struct FusedScorer: Sendable {
                     e.charCount = UInt32(n)
                 }
             }
-            if FeatureExtractor.isBut(text) { e.traits |= TokenCache.Trait.but }
             e.language = languageDetector.stopwordLanguage(token.hash)
-            if e.language < 0, LanguageDetector.hasAccentedLatinLetter(text) { e.traits |= TokenCache.Trait.accented }
-        case Int32(CTK_PUNCT.rawValue):
-            if text.first == UInt8(ascii: "!") { e.traits |= TokenCache.Trait.exclamation }
-            if text.contains(UInt8(ascii: "?")) { e.traits |= TokenCache.Trait.question }
-        default:
-            break
+            if e.language < 0, LanguageDetector.hasAccentedLatinLetter(text) { e.traits.insert(.accented) }
         }
 
         if let lexiconKey = FeatureExtractor.lexiconKey(token) {

@@ -35,22 +35,10 @@ final class TokenCache {
         var charCount: UInt32 = 0
         /// Number of word-group features (1, or 2 for a hashtag).
         var wordCount: UInt8 = 0
-        /// `Trait` bits.
-        var traits: UInt8 = 0
+        /// What the dense features read from the token's text.
+        var traits: TokenTraits = []
         /// Index in `LanguageDetector.stopwords`, or -1 (words only).
         var language: Int8 = -1
-    }
-
-    /// Facts about a token's text that the dense features read.
-    enum Trait {
-        /// The contrast word "but".
-        static let but: UInt8 = 1 << 0
-        /// Punctuation starting with "!".
-        static let exclamation: UInt8 = 1 << 1
-        /// Punctuation containing "?".
-        static let question: UInt8 = 1 << 2
-        /// A word with an accented Latin letter.
-        static let accented: UInt8 = 1 << 3
     }
 
     let entries: UnsafeMutablePointer<Entry>

@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CTokenizer
+
+/// Facts about a token's text that the dense features read.
+struct TokenTraits: OptionSet, Sendable {
+    let rawValue: UInt8
+
+    /// The contrast word "but".
+    static let but = TokenTraits(rawValue: 1 << 0)
+    /// Punctuation starting with "!".
+    static let exclamation = TokenTraits(rawValue: 1 << 1)
+    /// Punctuation containing "?".
+    static let question = TokenTraits(rawValue: 1 << 2)
+    /// A word with an accented Latin letter (set by `TokenCache` fills only).
+    static let accented = TokenTraits(rawValue: 1 << 3)
+
+    /// The traits of a token of `kind` with normalized text `text`.
+    @inline(__always)
+    static func of(kind: UInt16, text: UnsafeRawBufferPointer) -> TokenTraits {
+        switch Int32(kind) {
+        case Int32(CTK_WORD.rawValue):
+            return FeatureExtractor.isBut(text) ? .but : []
+        case Int32(CTK_PUNCT.rawValue):
+            var traits: TokenTraits = []
+            if text.first == UInt8(ascii: "!") { traits.insert(.exclamation) }
+            if text.contains(UInt8(ascii: "?")) { traits.insert(.question) }
+            return traits
+        default:
+            return []
+        }
+    }
+}
+
+/// The tallies behind the dense features of one text, token by token, and
+/// their values (`write`). One definition for `FeatureExtractor` (training,
+/// `explain`) and `FusedScorer` (the hot path), so the two cannot drift apart.
+struct DenseCounts {
+    private var tokens = 0, allCaps = 0, elongated = 0, exclamations = 0, questions = 0, emphasis = 0
+    private var negators = 0, negated = 0, emoji = 0, emoticons = 0, urls = 0, mentions = 0, hashtags = 0
+    private var positiveSum: Float = 0, negativeSum: Float = 0, positiveMax: Float = 0, negativeMax: Float = 0
+    private var positiveLast: Float = 0, negativeLast: Float = 0, positiveCount = 0, negativeCount = 0
+    private var afterContrast: Float = 0
+    private var lastIsEmphatic = false
+
+    /// Counts one token: its kind, flags, traits and lexicon scores (0, 0 for
+    /// a word the lexicon does not score).
+    @inline(__always)
+    mutating func add(kind: UInt16, flags: UInt16, traits: TokenTraits, positive: Float, negative: Float) {
+        tokens += 1
+        if flags & UInt16(CTK_FLAG_ALLCAPS) != 0 { allCaps += 1 }
+        if flags & UInt16(CTK_FLAG_ELONGATED) != 0 { elongated += 1 }
+        if flags & UInt16(CTK_FLAG_NEGATOR) != 0 { negators += 1 }
+        if flags & UInt16(CTK_FLAG_NEGATED) != 0 { negated += 1 }
+        lastIsEmphatic = false
+        switch Int32(kind) {
+        case Int32(CTK_PUNCT.rawValue):
+            if traits.contains(.exclamation) { exclamations += 1; lastIsEmphatic = true }
+            if traits.contains(.question) { questions += 1 }
+            if flags & UInt16(CTK_FLAG_EMPHASIS) != 0 { emphasis += 1 }
+        case Int32(CTK_EMOJI.rawValue): emoji += 1; lastIsEmphatic = true
+        case Int32(CTK_EMOTICON.rawValue): emoticons += 1; lastIsEmphatic = true
+        case Int32(CTK_URL.rawValue): urls += 1
+        case Int32(CTK_USER.rawValue): mentions += 1
+        case Int32(CTK_HASHTAG.rawValue): hashtags += 1
+        case Int32(CTK_WORD.rawValue) where traits.contains(.but): afterContrast = 0
+        default: break
+        }
+        if positive != 0 || negative != 0 {
+            positiveSum += positive
+            negativeSum += negative
+            positiveMax = max(positiveMax, positive)
+            negativeMax = max(negativeMax, negative)
+            positiveLast = positive
+            negativeLast = negative
+            if positive > 1 { positiveCount += 1 }
+            if negative > 1 { negativeCount += 1 }
+            afterContrast += positive - negative
+        }
+    }
+
+    /// log(1 + n) of the counts most texts have, computed once by `logf`.
+    private static let smallLogs: [Float] = (0..<64).map { logf(1 + Float($0)) }
+
+    @inline(__always)
+    private static func log1p(_ n: Int) -> Float { n < smallLogs.count ? smallLogs[n] : logf(1 + Float(n)) }
+
+    /// Writes the `DenseFeature.count` raw dense values (before standardization).
+    @inline(__always)
+    func write(to dense: UnsafeMutablePointer<Float>) {
+        dense.update(repeating: 0, count: DenseFeature.count)
+        dense[DenseFeature.allCapsWords.rawValue] = Self.log1p(allCaps)
+        dense[DenseFeature.elongatedWords.rawValue] = Self.log1p(elongated)
+        dense[DenseFeature.exclamations.rawValue] = Self.log1p(exclamations)
+        dense[DenseFeature.questions.rawValue] = Self.log1p(questions)
+        dense[DenseFeature.emphasis.rawValue] = Self.log1p(emphasis)
+        dense[DenseFeature.negators.rawValue] = Self.log1p(negators)
+        dense[DenseFeature.negatedShare.rawValue] = tokens > 0 ? Float(negated) / Float(tokens) : 0
+        dense[DenseFeature.emoji.rawValue] = Self.log1p(emoji)
+        dense[DenseFeature.emoticons.rawValue] = Self.log1p(emoticons)
+        dense[DenseFeature.hasURL.rawValue] = urls > 0 ? 1 : 0
+        dense[DenseFeature.mentions.rawValue] = Self.log1p(mentions)
+        dense[DenseFeature.hashtags.rawValue] = Self.log1p(hashtags)
+        dense[DenseFeature.length.rawValue] = Self.log1p(tokens)
+        dense[DenseFeature.endsEmphatic.rawValue] = lastIsEmphatic ? 1 : 0
+        dense[DenseFeature.lexiconPositiveSum.rawValue] = positiveSum
+        dense[DenseFeature.lexiconNegativeSum.rawValue] = negativeSum
+        dense[DenseFeature.lexiconPositiveMax.rawValue] = positiveMax
+        dense[DenseFeature.lexiconNegativeMax.rawValue] = negativeMax
+        dense[DenseFeature.lexiconPositiveLast.rawValue] = positiveLast
+        dense[DenseFeature.lexiconNegativeLast.rawValue] = negativeLast
+        dense[DenseFeature.lexiconPositiveCount.rawValue] = Self.log1p(positiveCount)
+        dense[DenseFeature.lexiconNegativeCount.rawValue] = Self.log1p(negativeCount)
+        dense[DenseFeature.lexiconAfterContrast.rawValue] = afterContrast
+    }
+}
