@@ -22,6 +22,7 @@
  * report the sizes needed (CTK_ERROR_NOSPACE).
  */
 #include "internal.h"
+#include "ascii16.h"
 
 _Static_assert(CTK_OPT_DEFAULT == (CTK_OPT_NEGATION | CTK_OPT_ELONGATION | CTK_OPT_ENTITIES),
                "CTK_OPT_DEFAULT must stay the documented union");
@@ -334,6 +335,20 @@ static size_t word(ctk_scanner *s, size_t i)
     size_t apostrophes = 0;
     size_t j = i;
     for (;;) {
+#if CTK_HAVE_ASCII16
+        /* Sixteen bytes at a time while sixteen remain (the text buffer has
+         * room for them: the check above keeps n - i free). */
+        while (j + 16 <= n) {
+            unsigned upper, digit;
+            unsigned alnum = ctk__ascii16(src + j, out + (j - i), &upper, &digit);
+            unsigned run = (unsigned)__builtin_ctz(~alnum); /* ~alnum has bits 16..31 set */
+            unsigned in = (1u << run) - 1;
+            if (digit & in) seen |= CTK_A_DIGIT;
+            if (alnum & ~upper & ~digit & in) seen |= CTK_A_LOWER;
+            j += run;
+            if (run < 16) break;
+        }
+#endif
         while (j < n) {
             uint8_t b = src[j];
             unsigned a = ctk__ascii[b]; /* 0 for non-ASCII */
@@ -372,6 +387,11 @@ static size_t word(ctk_scanner *s, size_t i)
     if (seen & CTK_A_DIGIT) {
         for (size_t k = 0; k < len; k++) letters -= (ctk__ascii[out[k]] & CTK_A_DIGIT) != 0;
     }
+#if CTK_HAVE_ASCII16
+    if ((s->options & CTK_OPT_ELONGATION) && len <= 16 && s->text_capacity - t0 >= 16) {
+        if (ctk__triple16(out, len)) return word_general(s, i);
+    } else
+#endif
     if ((s->options & CTK_OPT_ELONGATION) && len >= 3) {
         for (size_t k = 2; k < len; k++) {
             if (out[k] == out[k - 1] && out[k] == out[k - 2] && (ctk__ascii[out[k]] & CTK_A_ALPHA))

@@ -265,6 +265,71 @@ struct TokenizerTests {
         #expect(mismatches.withLock { $0 } == 0)
     }
 
+    @Test("ASCII words of any length tokenize the same whether sixteen bytes follow them or the input ends")
+    func wordsAcrossSixteenByteChunks() throws {
+        // The word fast path reads sixteen bytes at a time while sixteen remain,
+        // and byte by byte near the end of the input: both must agree with each
+        // other and with the word rules (lower-cased; a letter three times in a
+        // row is elongation, kept twice; ALLCAPS from two letters, none lower).
+        var rng = SplitMix64(seed: 0x16_B17E)
+        let pieces: [String] = ["a", "b", "E", "Z", "o", "O", "1", "9", "'"]
+        for iteration in 0..<4000 {
+            var word = ""
+            let length = 1 + Int(rng.next() % 40)
+            while word.count < length {
+                var piece = pieces[Int(rng.next() % UInt64(pieces.count))]
+                if rng.next() % 5 == 0 { piece = String(repeating: piece, count: 3 + Int(rng.next() % 3)) }
+                word += piece
+            }
+            let expected = Self.expectedWords(word)
+            for context in [word, word + String(repeating: " ", count: 17) + "x", "go " + word + ". " + String(repeating: "y", count: 20)] {
+                let words = tokenize(context).list.filter { $0.kind == Int32(CTK_WORD.rawValue) || $0.kind == Int32(CTK_NUMBER.rawValue) }
+                    .map(\.description).filter { !["word:go", "word:x"].contains($0) && !$0.hasPrefix("word:yy") }
+                #expect(words == expected, "iteration \(iteration): \(context.debugDescription)")
+            }
+        }
+    }
+
+    /// The tokens the word rules make of `text` (ASCII letters, digits and
+    /// apostrophes, tokenized with the default options), in case-file spelling.
+    static func expectedWords(_ text: String) -> [String] {
+        // An apostrophe joins two runs when a letter follows it and the run
+        // before it is a word (not digits alone, which end as a number); other
+        // apostrophes are punctuation (not listed here).
+        func isLetter(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+        let bytes = Array(text.utf8)
+        var words: [[UInt8]] = [], current: [UInt8] = []
+        for (k, b) in bytes.enumerated() {
+            guard b == UInt8(ascii: "'") else { current.append(b); continue }
+            if current.contains(where: isLetter), k + 1 < bytes.count, isLetter(bytes[k + 1]) {
+                current.append(b)
+                continue
+            }
+            if !current.isEmpty { words.append(current) }
+            current = []
+        }
+        if !current.isEmpty { words.append(current) }
+        return words.map { w in
+            let letters = w.filter(isLetter)
+            if letters.isEmpty { return "number:" + String(decoding: w, as: UTF8.self) }
+            var out: [UInt8] = [], elongated = false
+            for b in w {
+                let l = b >= 0x41 && b <= 0x5A ? b | 0x20 : b
+                let isLetter = l >= 0x61 && l <= 0x7A
+                if isLetter, out.count >= 2, out[out.count - 1] == l, out[out.count - 2] == l {
+                    elongated = true
+                    continue
+                }
+                out.append(l)
+            }
+            var flags: [String] = []
+            if elongated { flags.append("elong") }
+            if letters.count >= 2 && !letters.contains(where: { $0 >= 0x61 }) { flags.append("caps") }
+            let text = "word:" + String(decoding: out, as: UTF8.self)
+            return flags.isEmpty ? text : text + "[" + flags.joined(separator: ",") + "]"
+        }
+    }
+
     @Test("Random bytes never break bounds, and every result is consistent")
     func fuzz() throws {
         var rng = SplitMix64(seed: 0x5EED_CAFE)
