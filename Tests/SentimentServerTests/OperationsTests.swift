@@ -19,6 +19,20 @@ struct OperationsTests {
         }
     }
 
+    @Test("/healthz answers 503 with database failing once the database is closed")
+    func healthFailsWithoutDatabase() async throws {
+        try await TestServer.with { server in
+            try server.store.close()
+            let answer = try await server.request(.GET, "/healthz")
+            #expect(answer.status == 503)
+            let body = try answer.object()
+            #expect(body["status"] as? String == "failing")
+            #expect(body["database"] as? String == "failing")
+            #expect(body["model"] as? String == KeywordClassifier().modelID)
+            try OpenAPIDocument.shared.validate(answer, path: "/healthz", method: "get")
+        }
+    }
+
     @Test("/metrics counts requests by route and status, and texts classified, in Prometheus text")
     func metricsCountRequests() async throws {
         try await TestServer.with { server in

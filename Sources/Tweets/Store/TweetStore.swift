@@ -50,13 +50,13 @@ public final class TweetStore: Sendable {
         }
     }
 
-    /// The names of the migrations applied to the file.
     /// Closes the database's connections. Any later use of this store throws. Call it once every request is done
     /// (the server does, after a graceful shutdown).
     public func close() throws {
         try pool.close()
     }
 
+    /// The names of the migrations applied to the file.
     public func appliedMigrations() async throws -> [String] {
         try await pool.read { db in try Migrations.migrator.appliedMigrations(db) }
     }
