@@ -89,6 +89,9 @@ public struct ModelManifest: Sendable, Hashable, Codable {
         public var command: String
         /// When it was trained (ISO 8601).
         public var date: String
+        /// The power of the naive Bayes scaling the sparse features were trained
+        /// with (see `TrainingOptions.naiveBayesPower`); absent when unscaled.
+        public var naiveBayesPower: Double?
     }
 
     /// Metrics of the model on one data set.

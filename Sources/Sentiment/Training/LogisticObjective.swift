@@ -11,6 +11,11 @@ import Darwin
 /// Objective: `Σ_i w_i·(−log p_i[y_i]) / Σ_i w_i  +  (l2/2)·‖θ without biases‖²`.
 /// The gradient is computed on `threads` threads, each into its own buffer,
 /// summed in a fixed order so results do not depend on scheduling.
+///
+/// With `scale` (one factor per sparse bucket, see `NaiveBayesScale`) the
+/// sparse feature values are multiplied by their bucket's factor: θ's sparse
+/// part then weighs scaled features, and `scale(f)·θ_f` is the weight of the
+/// unscaled feature.
 struct LogisticObjective: @unchecked Sendable {
     let set: TrainingSet
     let rows: [Int]
@@ -18,17 +23,44 @@ struct LogisticObjective: @unchecked Sendable {
     let l2: Double
     let buckets: Int
     let threads: Int
+    /// The factor of each sparse bucket, if any.
+    let scale: [Float]?
+    /// The sparse values the objective reads: `set.values`, scaled by bucket when a scale is given.
+    let values: [Float]
+
+    init(set: TrainingSet, rows: [Int], classWeights: [Double], l2: Double, buckets: Int, threads: Int, scale: [Float]? = nil) {
+        self.set = set
+        self.rows = rows
+        self.classWeights = classWeights
+        self.l2 = l2
+        self.buckets = buckets
+        self.threads = threads
+        self.scale = scale
+        if let scale {
+            values = zip(set.values, set.indices).map { $0 * scale[Int($1)] }
+        } else {
+            values = set.values
+        }
+    }
 
     var parameterCount: Int { 3 * buckets + 3 * DenseFeature.count + 3 }
     var denseOffset: Int { 3 * buckets }
     var biasOffset: Int { 3 * buckets + 3 * DenseFeature.count }
+
+    /// The weights of the unscaled sparse features that `theta` amounts to:
+    /// θ's sparse part times each bucket's scale (θ itself without a scale).
+    /// Scoring unscaled features with them gives the scores this objective
+    /// computes from θ.
+    func sparseWeights(_ theta: [Double]) -> [Float] {
+        (0..<(3 * buckets)).map { k in Float(theta[k] * Double(scale?[k / 3] ?? 1)) }
+    }
 
     /// The three scores of row `i` under parameters `theta` (Double or Float).
     @inline(__always)
     func logits<T: BinaryFloatingPoint>(row i: Int, theta: UnsafePointer<T>) -> (Double, Double, Double) {
         var z0 = Double(theta[biasOffset]), z1 = Double(theta[biasOffset + 1]), z2 = Double(theta[biasOffset + 2])
         set.indices.withUnsafeBufferPointer { indices in
-            set.values.withUnsafeBufferPointer { values in
+            values.withUnsafeBufferPointer { values in
                 for k in set.rowStart[i]..<set.rowStart[i + 1] {
                     let base = 3 * Int(indices[k])
                     let v = Double(values[k])
@@ -103,7 +135,7 @@ struct LogisticObjective: @unchecked Sendable {
             totalWeight += w
             let g0 = Float(w * (p0 - (y == 0 ? 1 : 0))), g1 = Float(w * (p1 - (y == 1 ? 1 : 0))), g2 = Float(w * (p2 - (y == 2 ? 1 : 0)))
             set.indices.withUnsafeBufferPointer { indices in
-                set.values.withUnsafeBufferPointer { values in
+                values.withUnsafeBufferPointer { values in
                     for k in set.rowStart[i]..<set.rowStart[i + 1] {
                         let base = 3 * Int(indices[k])
                         let v = values[k]

@@ -77,8 +77,7 @@ public struct Trainer: Sendable {
             for k in 0..<folds {
                 let trainRows = (0..<examples.count).filter { fold[$0] != k }
                 let testRows = (0..<examples.count).filter { fold[$0] == k }
-                let objective = LogisticObjective(set: set, rows: trainRows, classWeights: classWeights, l2: options.l2,
-                                                  buckets: settings.buckets, threads: threads)
+                let objective = makeObjective(set: set, rows: trainRows, classWeights: classWeights, threads: threads)
                 let (theta, report) = fit(objective)
                 log("fold \(k + 1)/\(folds): \(report.iterations) iterations, objective \(String(format: "%.5f", report.objective))")
                 theta.withUnsafeBufferPointer { theta in
@@ -116,13 +115,12 @@ public struct Trainer: Sendable {
         }
 
         // The final model on everything.
-        let objective = LogisticObjective(set: set, rows: Array(0..<examples.count), classWeights: classWeights,
-                                          l2: options.l2, buckets: settings.buckets, threads: threads)
+        let objective = makeObjective(set: set, rows: Array(0..<examples.count), classWeights: classWeights, threads: threads)
         let (theta, report) = fit(objective)
         log("final model: \(report.iterations) iterations, \(report.evaluations) evaluations in \(String(format: "%.1f", report.seconds)) s, objective \(String(format: "%.5f", report.objective))")
 
         var weights = ModelWeights.zeros(bucketBits: settings.bucketBits, lexicon: fullLexicon)
-        for k in 0..<(3 * settings.buckets) { weights.sparse[k] = Float(theta[k]) }
+        weights.sparse = objective.sparseWeights(theta)
         for k in 0..<(3 * DenseFeature.count) { weights.dense[k] = Float(theta[objective.denseOffset + k]) }
         for c in 0..<3 { weights.bias[c] = Float(theta[objective.biasOffset + c]) }
         weights.denseMean = mean
@@ -142,7 +140,8 @@ public struct Trainer: Sendable {
             decision: Calibration.rule(temperature: temperature, priorExponent: priorExponent, priors: priors),
             training: .init(trainFile: trainFile, trainSHA256: trainSHA256, classCounts: classCounts, l2: options.l2,
                             iterations: report.iterations, seed: options.seed, priorExponent: priorExponent,
-                            command: command, date: ISO8601DateFormatter().string(from: Date())),
+                            command: command, date: ISO8601DateFormatter().string(from: Date()),
+                            naiveBayesPower: options.naiveBayesPower),
             metrics: metrics)
         return Result(model: SentimentModel(manifest: manifest, weights: weights, directory: nil), crossValidation: crossValidation)
     }
@@ -156,8 +155,7 @@ public struct Trainer: Sendable {
         for k in 1..<folds {
             let trainRows = fold.indices.filter { fold[$0] < k }
             let testRows = fold.indices.filter { fold[$0] == k }
-            let objective = LogisticObjective(set: set, rows: trainRows, classWeights: classWeights, l2: options.l2,
-                                              buckets: options.features.buckets, threads: threads)
+            let objective = makeObjective(set: set, rows: trainRows, classWeights: classWeights, threads: threads)
             let (theta, report) = fit(objective)
             log("forward \(k)/\(folds - 1): folds 1–\(k) → fold \(k + 1), \(report.iterations) iterations")
             theta.withUnsafeBufferPointer { theta in
@@ -174,6 +172,15 @@ public struct Trainer: Sendable {
     /// Whether `assignFolds` cuts these examples in time order.
     static func isChronological(_ examples: [LabeledExample], order: FoldOrder) -> Bool {
         order == .chronological && examples.allSatisfy { $0.id != nil }
+    }
+
+    /// The objective over `rows`, with the sparse features scaled by the
+    /// naive Bayes ratios of those rows when `options.naiveBayesPower` is set.
+    private func makeObjective(set: TrainingSet, rows: [Int], classWeights: [Double], threads: Int) -> LogisticObjective {
+        let buckets = options.features.buckets
+        let scale = options.naiveBayesPower.map { NaiveBayesScale.scales(set: set, rows: rows, buckets: buckets, power: $0) }
+        return LogisticObjective(set: set, rows: rows, classWeights: classWeights, l2: options.l2,
+                                 buckets: buckets, threads: threads, scale: scale)
     }
 
     private func fit(_ objective: LogisticObjective) -> ([Double], LBFGS.Report) {

@@ -19,6 +19,10 @@ public struct TrainingOptions: Sendable, Hashable {
     public var seed: UInt64 = 1
     /// Weight each class's examples by total/(3·class count) in the loss.
     public var balancedClassWeights: Bool = false
+    /// Scale the sparse features by their naive Bayes log-count ratio raised
+    /// to this power while training (NBSVM-style; see `NaiveBayesScale`); nil
+    /// trains on the unscaled features. Scoring is the same either way.
+    public var naiveBayesPower: Double? = nil
     /// The prior exponent α of the decision rule; nil chooses it by cross-validation.
     public var priorExponent: Double? = nil
     /// Learn the word-polarity lexicon behind the dense lexicon features
