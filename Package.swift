@@ -175,6 +175,7 @@ let package = Package(
         .testTarget(
             name: "SentimentCLITests",
             dependencies: ["Sentiment"],
+            exclude: ["Fixtures"],  // read by path, beside the tests
             swiftSettings: swiftSettings
         ),
     ]

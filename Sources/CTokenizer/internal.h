@@ -245,6 +245,12 @@ size_t ctk__emoji_scan(const ctk_scanner *s, size_t i, uint32_t cp, size_t len);
  *  (base, optional U+FE0F, U+20E3), or 0. */
 size_t ctk__keycap_scan(const ctk_scanner *s, size_t i);
 
+/* --- emoji_faces.c -------------------------------------------------------- */
+
+/** The emoticon an emoji cluster [start, end) draws (":)", "<3", …), or NULL
+ *  (CTK_OPT_EMOJI_FACES). */
+const char *ctk__emoji_face(const ctk_scanner *s, size_t start, size_t end);
+
 /** Writes an emoji cluster's text: its code points minus U+FE0E, U+FE0F and
  *  skin-tone modifiers that follow another code point. */
 void ctk__emoji_write(ctk_scanner *s, size_t start, size_t end);

@@ -543,6 +543,10 @@ static size_t mention(ctk_scanner *s, size_t i)
 
 static size_t emoji(ctk_scanner *s, size_t start, size_t end)
 {
+    if (s->options & CTK_OPT_EMOJI_FACES) {
+        const char *face = ctk__emoji_face(s, start, end);
+        if (face) return emit_literal(s, CTK_EMOTICON, 0, start, end, face, strlen(face));
+    }
     size_t t0 = s->text_length;
     ctk__emoji_write(s, start, end);
     emit(s, CTK_EMOJI, 0, start, end, t0);

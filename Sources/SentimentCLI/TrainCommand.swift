@@ -62,8 +62,8 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .customLong("prior-exponent"), help: "Fix the decision rule's prior exponent instead of choosing it by cross-validation.")
     var priorExponent: Double?
 
-    @Option(name: .customLong("nb-power"), help: "Scale sparse features in training by their naive Bayes log-count ratio to this power (NBSVM-style; 0 or absent: unscaled). Scoring is unchanged.")
-    var nbPower: Double?
+    @Option(name: .customLong("nb-power"), help: "Scale sparse features in training by their naive Bayes log-count ratio to this power (NBSVM-style; 0: unscaled). Scoring is unchanged.")
+    var nbPower: Double = TrainingOptions().naiveBayesPower ?? 0
 
     @Flag(help: "Weight classes inversely to their frequency in the loss.")
     var balanced = false
@@ -84,7 +84,7 @@ struct TrainCommand: ParsableCommand {
         options.maxIterations = maxIterations
         options.balancedClassWeights = balanced
         options.priorExponent = priorExponent
-        if let nbPower, nbPower < 0 { throw ValidationError("--nb-power must be 0 or more") }
+        guard nbPower >= 0, nbPower.isFinite else { throw ValidationError("--nb-power must be 0 or more") }
         options.naiveBayesPower = nbPower == 0 ? nil : nbPower
         options.threads = threads
         options.features.bucketBits = bucketBits

@@ -110,6 +110,7 @@ enum CaseFile {
             case "elongation": options |= Options.elongation
             case "entities": options |= Options.entities
             case "drop_punct": options |= Options.dropPunct
+            case "emoji_faces": options |= Options.emojiFaces
             case "none": break
             default: throw CaseFileError(line: line, message: "unknown option \(name)")
             }

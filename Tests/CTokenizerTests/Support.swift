@@ -52,6 +52,7 @@ enum Options {
     static let elongation = UInt32(CTK_OPT_ELONGATION)
     static let entities = UInt32(CTK_OPT_ENTITIES)
     static let dropPunct = UInt32(CTK_OPT_DROP_PUNCT)
+    static let emojiFaces = UInt32(CTK_OPT_EMOJI_FACES)
 }
 
 /// Tokenizes with the documented first-guess buffer sizes, growing them once

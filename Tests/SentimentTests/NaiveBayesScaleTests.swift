@@ -80,5 +80,10 @@ struct NaiveBayesScaleTests {
         let evaluation = Evaluation(gold: Fixtures.sample.map(\.label), predictions: model.classify(Fixtures.sample.map(\.text)))
         #expect(evaluation.accuracy >= 0.9)
         #expect(model.manifest.training?.naiveBayesPower == 1)
+
+        options.naiveBayesPower = nil
+        let unscaled = try Trainer(options: options).train(Fixtures.sample).model
+        #expect(unscaled.manifest.training?.naiveBayesPower == nil)
+        #expect(unscaled.weights.sparse != model.weights.sparse)
     }
 }

@@ -90,7 +90,12 @@ typedef enum ctk_kind {
 #define CTK_OPT_ENTITIES    (1u << 2)
 /** Leave punctuation tokens out of the output (they still end negation). */
 #define CTK_OPT_DROP_PUNCT  (1u << 3)
-/** Everything above except CTK_OPT_DROP_PUNCT:
+/** Read a face or heart emoji as the emoticon it draws: "😂" is the emoticon
+ *  ":D", "😢" is ":'(", "❤️" is "<3" (kind CTK_EMOTICON, that text). Models
+ *  trained on tweets with emoticons but no emoji then score emoji too. Not in
+ *  CTK_OPT_DEFAULT; the shipped model's settings turn it on. */
+#define CTK_OPT_EMOJI_FACES (1u << 4)
+/** Everything above except CTK_OPT_DROP_PUNCT and CTK_OPT_EMOJI_FACES:
  *  CTK_OPT_NEGATION | CTK_OPT_ELONGATION | CTK_OPT_ENTITIES. Spelled as one
  *  literal because Swift imports only simple macros (tokenize.c checks it). */
 #define CTK_OPT_DEFAULT 7u

@@ -32,7 +32,7 @@ public struct FeatureSettings: Sendable, Hashable, Codable {
         charNgramMax: 5,
         charGroupWeight: 1.0,
         negatedCharNgrams: true,
-        tokenizerOptions: UInt32(CTK_OPT_NEGATION | CTK_OPT_ELONGATION | CTK_OPT_ENTITIES))
+        tokenizerOptions: UInt32(CTK_OPT_NEGATION | CTK_OPT_ELONGATION | CTK_OPT_ENTITIES | CTK_OPT_EMOJI_FACES))
 
     /// Creates settings.
     public init(bucketBits: Int, hashSeed: UInt64, wordNgrams: Int, charNgramMin: Int, charNgramMax: Int,

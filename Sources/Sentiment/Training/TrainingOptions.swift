@@ -22,7 +22,8 @@ public struct TrainingOptions: Sendable, Hashable {
     /// Scale the sparse features by their naive Bayes log-count ratio raised
     /// to this power while training (NBSVM-style; see `NaiveBayesScale`); nil
     /// trains on the unscaled features. Scoring is the same either way.
-    public var naiveBayesPower: Double? = nil
+    /// Power 1 was chosen by cross-validation (README, the model section).
+    public var naiveBayesPower: Double? = 1
     /// The prior exponent α of the decision rule; nil chooses it by cross-validation.
     public var priorExponent: Double? = nil
     /// Learn the word-polarity lexicon behind the dense lexicon features
