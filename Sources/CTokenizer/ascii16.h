@@ -15,6 +15,8 @@
 #ifndef CTK_ASCII16_H
 #define CTK_ASCII16_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #if defined(__SSE2__)

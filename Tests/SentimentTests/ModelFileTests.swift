@@ -42,6 +42,17 @@ struct ModelFileTests {
         #expect(roundTrip == FeatureSettings.standard)
     }
 
+    /// A small model saved to a fresh directory, its weights file then changed by `damage`.
+    static func savedModel(damagingWeights damage: (inout Data) -> Void) throws -> URL {
+        let directory = try Fixtures.temporaryDirectory()
+        _ = try Fixtures.smallModel().save(to: directory)
+        let weightsURL = directory.appendingPathComponent("weights.bin")
+        var bytes = try Data(contentsOf: weightsURL)
+        damage(&bytes)
+        try bytes.write(to: weightsURL)
+        return directory
+    }
+
     @Test("A missing model directory fails as missing, naming the manifest")
     func missingDirectoryFails() throws {
         let directory = try Fixtures.temporaryDirectory().appendingPathComponent("nothing")
@@ -55,12 +66,7 @@ struct ModelFileTests {
 
     @Test("A weights file with one flipped byte fails the checksum")
     func corruptedWeightsFailChecksum() throws {
-        let directory = try Fixtures.temporaryDirectory()
-        _ = try Fixtures.smallModel().save(to: directory)
-        let weightsURL = directory.appendingPathComponent("weights.bin")
-        var bytes = try Data(contentsOf: weightsURL)
-        bytes[100] ^= 0xFF
-        try bytes.write(to: weightsURL)
+        let directory = try Self.savedModel(damagingWeights: { $0[100] ^= 0xFF })
         #expect {
             try SentimentModel.load(from: directory)
         } throws: { error in
@@ -71,12 +77,7 @@ struct ModelFileTests {
 
     @Test("A weights file whose magic number is damaged fails the checksum, not the magic test")
     func damagedHeaderFailsChecksumFirst() throws {
-        let directory = try Fixtures.temporaryDirectory()
-        _ = try Fixtures.smallModel().save(to: directory)
-        let weightsURL = directory.appendingPathComponent("weights.bin")
-        var bytes = try Data(contentsOf: weightsURL)
-        bytes[0] = 0x00
-        try bytes.write(to: weightsURL)
+        let directory = try Self.savedModel(damagingWeights: { $0[0] = 0x00 })
         #expect {
             try SentimentModel.load(from: directory)
         } throws: { error in
@@ -112,10 +113,7 @@ struct ModelFileTests {
 
     @Test("A truncated weights file fails on its length")
     func truncatedWeightsFail() throws {
-        let directory = try Fixtures.temporaryDirectory()
-        _ = try Fixtures.smallModel().save(to: directory)
-        let weightsURL = directory.appendingPathComponent("weights.bin")
-        try Data(try Data(contentsOf: weightsURL).prefix(1000)).write(to: weightsURL)
+        let directory = try Self.savedModel(damagingWeights: { $0 = Data($0.prefix(1000)) })
         #expect {
             try SentimentModel.load(from: directory)
         } throws: { error in

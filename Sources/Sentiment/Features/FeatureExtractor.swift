@@ -188,16 +188,18 @@ struct FeatureExtractor: Sendable {
         var counts = DenseCounts()
         for i in 0..<buffer.count {
             let token = buffer.tokens[i]
-            var positive: Float = 0, negative: Float = 0
-            if let key = Self.lexiconKey(token) {
-                let slot = Lexicon.slot(key, bits: lexicon.bits)
-                positive = lexicon.scores[2 * slot]
-                negative = lexicon.scores[2 * slot + 1]
-            }
+            let (positive, negative) = lexiconScores(token)
             counts.add(kind: token.kind, flags: token.flags, traits: .of(kind: token.kind, text: buffer.textBytes(of: i)),
                        positive: positive, negative: negative)
         }
         counts.write(to: dense)
+    }
+
+    /// The lexicon's (positive, negative) scores of a token; (0, 0) for kinds it does not score.
+    @inline(__always)
+    func lexiconScores(_ token: ctk_token) -> (positive: Float, negative: Float) {
+        guard let key = Self.lexiconKey(token) else { return (0, 0) }
+        return lexicon.scores(of: key)
     }
 
     /// Whether a word's text is the contrast word "but".

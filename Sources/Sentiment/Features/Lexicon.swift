@@ -23,6 +23,13 @@ struct Lexicon: Sendable {
     @inline(__always)
     static func slot(_ hash: UInt64, bits: Int) -> Int { Int(truncatingIfNeeded: hash >> 7) & ((1 << bits) - 1) }
 
+    /// The (positive, negative) scores of a word's hash; (0, 0) for a word it does not score.
+    @inline(__always)
+    func scores(of hash: UInt64) -> (positive: Float, negative: Float) {
+        let slot = Self.slot(hash, bits: bits)
+        return (scores[2 * slot], scores[2 * slot + 1])
+    }
+
     /// Smallest count at which a word gets a score.
     static let minimumCount = 3
     /// Additive smoothing of the counts.

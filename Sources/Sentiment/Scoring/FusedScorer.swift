@@ -166,11 +166,7 @@ struct FusedScorer: Sendable {
             if e.language < 0, LanguageDetector.hasAccentedLatinLetter(text) { e.traits.insert(.accented) }
         }
 
-        if let lexiconKey = FeatureExtractor.lexiconKey(token) {
-            let slot = Lexicon.slot(lexiconKey, bits: extractor.lexicon.bits)
-            e.lexiconPositive = extractor.lexicon.scores[2 * slot]
-            e.lexiconNegative = extractor.lexicon.scores[2 * slot + 1]
-        }
+        (e.lexiconPositive, e.lexiconNegative) = extractor.lexiconScores(token)
         entry.pointee = e
     }
 }

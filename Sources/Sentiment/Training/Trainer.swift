@@ -77,14 +77,11 @@ public struct Trainer: Sendable {
             for k in 0..<folds {
                 let trainRows = (0..<examples.count).filter { fold[$0] != k }
                 let testRows = (0..<examples.count).filter { fold[$0] == k }
-                let objective = makeObjective(set: set, rows: trainRows, classWeights: classWeights, threads: threads)
-                let (theta, report) = fit(objective)
+                let (logits, report) = fitAndScore(set: set, trainRows: trainRows, testRows: testRows,
+                                                   classWeights: classWeights, threads: threads)
                 log("fold \(k + 1)/\(folds): \(report.iterations) iterations, objective \(String(format: "%.5f", report.objective))")
-                theta.withUnsafeBufferPointer { theta in
-                    for i in testRows {
-                        let z = objective.logits(row: i, theta: theta.baseAddress!)
-                        outOfFold[3 * i] = z.0; outOfFold[3 * i + 1] = z.1; outOfFold[3 * i + 2] = z.2
-                    }
+                for (j, i) in testRows.enumerated() {
+                    outOfFold[(3 * i)..<(3 * i + 3)] = logits[(3 * j)..<(3 * j + 3)]
                 }
             }
             let gold = examples.map(\.label)
@@ -155,18 +152,30 @@ public struct Trainer: Sendable {
         for k in 1..<folds {
             let trainRows = fold.indices.filter { fold[$0] < k }
             let testRows = fold.indices.filter { fold[$0] == k }
-            let objective = makeObjective(set: set, rows: trainRows, classWeights: classWeights, threads: threads)
-            let (theta, report) = fit(objective)
+            let (scores, report) = fitAndScore(set: set, trainRows: trainRows, testRows: testRows,
+                                               classWeights: classWeights, threads: threads)
             log("forward \(k)/\(folds - 1): folds 1–\(k) → fold \(k + 1), \(report.iterations) iterations")
-            theta.withUnsafeBufferPointer { theta in
-                for i in testRows {
-                    let z = objective.logits(row: i, theta: theta.baseAddress!)
-                    logits += [z.0, z.1, z.2]
-                    rows.append(i)
-                }
-            }
+            logits += scores
+            rows += testRows
         }
         return (logits, rows)
+    }
+
+    /// Fits a model on `trainRows` and scores `testRows` with it: three
+    /// logits a test row, in order.
+    private func fitAndScore(set: TrainingSet, trainRows: [Int], testRows: [Int], classWeights: [Double],
+                             threads: Int) -> (logits: [Double], report: LBFGS.Report) {
+        let objective = makeObjective(set: set, rows: trainRows, classWeights: classWeights, threads: threads)
+        let (theta, report) = fit(objective)
+        var logits = [Double]()
+        logits.reserveCapacity(3 * testRows.count)
+        theta.withUnsafeBufferPointer { theta in
+            for i in testRows {
+                let z = objective.logits(row: i, theta: theta.baseAddress!)
+                logits += [z.0, z.1, z.2]
+            }
+        }
+        return (logits, report)
     }
 
     /// Whether `assignFolds` cuts these examples in time order.
