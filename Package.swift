@@ -21,6 +21,13 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// The engine's release build skips the run-time exclusivity checks (measured
+/// +5% on `sentiment classify`, Docs/performance.md); debug builds, and so
+/// the tests, keep them.
+let releaseHotPath: [SwiftSetting] = [
+    .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "swift-sentiment",
     platforms: [.macOS(.v14)],
@@ -64,7 +71,7 @@ let package = Package(
                 "CBLAS",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + releaseHotPath
         ),
 
         // MARK: - Tweet service
@@ -116,7 +123,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + releaseHotPath
         ),
 
         /// Throughput of every stage and of `sentiment classify`, against peers in the same run

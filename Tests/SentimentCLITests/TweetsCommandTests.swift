@@ -5,13 +5,21 @@ import Testing
 /// SQLite file per test: the sample archive goes in, timelines come out with
 /// their themes, and every way of failing has its exit status.
 @Suite("sentiment tweets, import and history", .serialized)
-struct TweetsCommandTests {
+final class TweetsCommandTests {
     typealias Run = SentimentExecutable.Run
+
+    /// The folders this test made; removed when it ends (a new instance runs each test).
+    private var folders: [URL] = []
+
+    deinit {
+        for folder in folders { try? FileManager.default.removeItem(at: folder) }
+    }
 
     /// A fresh database path in its own temporary folder.
     private func freshDatabase() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-tweets-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folders.append(folder)
         return folder.appendingPathComponent("tweets.sqlite").path
     }
 

@@ -45,10 +45,15 @@ enum Fixtures {
         try Trainer(options: smallOptions).train(sample).model
     }
 
-    /// A fresh temporary directory.
+    /// A fresh temporary directory; the test removes it (`remove`) when done.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
+    }
+
+    /// Removes a folder made by `temporaryDirectory` and everything in it.
+    static func remove(_ folder: URL) {
+        try? FileManager.default.removeItem(at: folder)
     }
 }

@@ -10,6 +10,7 @@ struct ModelFileTests {
     func savedModelLoadsBack() throws {
         let model = try Fixtures.smallModel()
         let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
         let saved = try model.save(to: directory)
         let texts = Fixtures.sample.map(\.text)
         #expect(saved.classify(texts) == model.classify(texts))
@@ -55,7 +56,9 @@ struct ModelFileTests {
 
     @Test("A missing model directory fails as missing, naming the manifest")
     func missingDirectoryFails() throws {
-        let directory = try Fixtures.temporaryDirectory().appendingPathComponent("nothing")
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let directory = folder.appendingPathComponent("nothing")
         #expect {
             try SentimentModel.load(from: directory)
         } throws: { error in
@@ -67,6 +70,7 @@ struct ModelFileTests {
     @Test("A weights file with one flipped byte fails the checksum")
     func corruptedWeightsFailChecksum() throws {
         let directory = try Self.savedModel(damagingWeights: { $0[100] ^= 0xFF })
+        defer { Fixtures.remove(directory) }
         #expect {
             try SentimentModel.load(from: directory)
         } throws: { error in
@@ -78,6 +82,7 @@ struct ModelFileTests {
     @Test("A weights file whose magic number is damaged fails the checksum, not the magic test")
     func damagedHeaderFailsChecksumFirst() throws {
         let directory = try Self.savedModel(damagingWeights: { $0[0] = 0x00 })
+        defer { Fixtures.remove(directory) }
         #expect {
             try SentimentModel.load(from: directory)
         } throws: { error in
@@ -89,6 +94,7 @@ struct ModelFileTests {
     @Test("A missing weights file fails as missing, naming it")
     func missingWeightsFail() throws {
         let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
         _ = try Fixtures.smallModel().save(to: directory)
         try FileManager.default.removeItem(at: directory.appendingPathComponent("weights.bin"))
         #expect {
@@ -105,6 +111,7 @@ struct ModelFileTests {
         var weights = model.weights
         weights.sparse[7] = .nan
         let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
         _ = try ModelDirectory.save(manifest: model.manifest, weights: weights, to: directory)
         #expect(throws: ModelError.nonFiniteWeight(path: directory.appendingPathComponent("weights.bin").path, index: 7)) {
             try SentimentModel.load(from: directory)
@@ -114,6 +121,7 @@ struct ModelFileTests {
     @Test("A truncated weights file fails on its length")
     func truncatedWeightsFail() throws {
         let directory = try Self.savedModel(damagingWeights: { $0 = Data($0.prefix(1000)) })
+        defer { Fixtures.remove(directory) }
         #expect {
             try SentimentModel.load(from: directory)
         } throws: { error in
@@ -122,9 +130,51 @@ struct ModelFileTests {
         }
     }
 
+    @Test("A model written before the emoticon polarity feature loads with that column left out")
+    func legacyReservedColumnLoads() throws {
+        let model = try Fixtures.smallModel()
+        let j = DenseFeature.emoticonPolarity.rawValue
+        // A weight in the column that must not count once loaded.
+        var weights = model.weights
+        weights.denseScale[j] = 1
+        weights.dense[3 * j + 2] = 5
+        var manifest = model.manifest
+        manifest.dense[j] = DenseFeature.legacyReservedName
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        _ = try ModelDirectory.save(manifest: manifest, weights: weights, to: directory)
+        let loaded = try SentimentModel.load(from: directory)
+
+        var without = weights
+        without.denseScale[j] = 0
+        without.dense[3 * j + 2] = 0
+        let texts = Fixtures.sample.map(\.text) + ["so happy :) :D <3", "😡😡"]
+        let expected = SentimentModel(manifest: manifest, weights: without, directory: nil).classify(texts)
+        #expect(loaded.classify(texts) == expected)
+        let counted = SentimentModel(manifest: manifest, weights: weights, directory: nil).classify(texts)
+        #expect(counted[texts.count - 2] != expected[texts.count - 2], "the column's weight would have counted")
+    }
+
+    @Test("A manifest naming other dense features is refused")
+    func otherDenseFeaturesAreRefused() throws {
+        let model = try Fixtures.smallModel()
+        var manifest = model.manifest
+        manifest.dense[0] = "somethingElse"
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        _ = try ModelDirectory.save(manifest: manifest, weights: model.weights, to: directory)
+        #expect {
+            try SentimentModel.load(from: directory)
+        } throws: { error in
+            guard case .malformedManifest(_, let reason)? = error as? ModelError else { return false }
+            return reason.contains("dense features")
+        }
+    }
+
     @Test("A manifest that is not JSON fails as malformed")
     func malformedManifestFails() throws {
         let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
         _ = try Fixtures.smallModel().save(to: directory)
         try Data("{ not json".utf8).write(to: directory.appendingPathComponent("manifest.json"))
         #expect {
@@ -138,6 +188,7 @@ struct ModelFileTests {
     @Test("A manifest of a newer format version is refused")
     func newerFormatVersionIsRefused() throws {
         let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
         _ = try Fixtures.smallModel().save(to: directory)
         let url = directory.appendingPathComponent("manifest.json")
         let text = try String(contentsOf: url, encoding: .utf8)

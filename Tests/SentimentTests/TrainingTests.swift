@@ -99,7 +99,9 @@ struct TrainingTests {
 
     @Test("Reading a TSV without a text column names the file and line 1")
     func tsvWithoutTextColumnFails() throws {
-        let url = try Fixtures.temporaryDirectory().appendingPathComponent("bad.tsv")
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let url = folder.appendingPathComponent("bad.tsv")
         try "id\tlabel\tbody\n1\tpositive\thi\n".write(to: url, atomically: true, encoding: .utf8)
         #expect {
             try LabeledExample.readTSV(url.path)
@@ -110,7 +112,9 @@ struct TrainingTests {
 
     @Test("Reading a TSV with an unknown label names the line")
     func tsvWithUnknownLabelFails() throws {
-        let url = try Fixtures.temporaryDirectory().appendingPathComponent("bad.tsv")
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let url = folder.appendingPathComponent("bad.tsv")
         try "id\tlabel\ttext\n1\tpositive\thi\n2\tmaybe\tho\n".write(to: url, atomically: true, encoding: .utf8)
         #expect {
             try LabeledExample.readTSV(url.path)

@@ -17,6 +17,10 @@ struct TokenTraits: OptionSet, Sendable {
     static let question = TokenTraits(rawValue: 1 << 2)
     /// A word with an accented Latin letter (set by `TokenCache` fills only).
     static let accented = TokenTraits(rawValue: 1 << 3)
+    /// An emoticon that smiles, laughs or loves (`EmoticonPolarity`).
+    static let happyFace = TokenTraits(rawValue: 1 << 4)
+    /// An emoticon that frowns, cries, scowls or breaks a heart.
+    static let sadFace = TokenTraits(rawValue: 1 << 5)
 
     /// The traits of a token of `kind` with normalized text `text`.
     @inline(__always)
@@ -29,6 +33,12 @@ struct TokenTraits: OptionSet, Sendable {
             if text.first == UInt8(ascii: "!") { traits.insert(.exclamation) }
             if text.contains(UInt8(ascii: "?")) { traits.insert(.question) }
             return traits
+        case Int32(CTK_EMOTICON.rawValue):
+            switch EmoticonPolarity.of(text) {
+            case 1: return .happyFace
+            case -1: return .sadFace
+            default: return []
+            }
         default:
             return []
         }
@@ -44,6 +54,7 @@ struct DenseCounts {
     private var positiveSum: Float = 0, negativeSum: Float = 0, positiveMax: Float = 0, negativeMax: Float = 0
     private var positiveLast: Float = 0, negativeLast: Float = 0, positiveCount = 0, negativeCount = 0
     private var afterContrast: Float = 0
+    private var happyFaces = 0, sadFaces = 0
     private var lastIsEmphatic = false
 
     /// Counts one token: its kind, flags, traits and lexicon scores (0, 0 for
@@ -62,7 +73,11 @@ struct DenseCounts {
             if traits.contains(.question) { questions += 1 }
             if flags & UInt16(CTK_FLAG_EMPHASIS) != 0 { emphasis += 1 }
         case Int32(CTK_EMOJI.rawValue): emoji += 1; lastIsEmphatic = true
-        case Int32(CTK_EMOTICON.rawValue): emoticons += 1; lastIsEmphatic = true
+        case Int32(CTK_EMOTICON.rawValue):
+            emoticons += 1
+            lastIsEmphatic = true
+            if traits.contains(.happyFace) { happyFaces += 1 }
+            if traits.contains(.sadFace) { sadFaces += 1 }
         case Int32(CTK_URL.rawValue): urls += 1
         case Int32(CTK_USER.rawValue): mentions += 1
         case Int32(CTK_HASHTAG.rawValue): hashtags += 1
@@ -115,5 +130,6 @@ struct DenseCounts {
         dense[DenseFeature.lexiconPositiveCount.rawValue] = Self.log1p(positiveCount)
         dense[DenseFeature.lexiconNegativeCount.rawValue] = Self.log1p(negativeCount)
         dense[DenseFeature.lexiconAfterContrast.rawValue] = afterContrast
+        dense[DenseFeature.emoticonPolarity.rawValue] = Self.log1p(happyFaces) - Self.log1p(sadFaces)
     }
 }

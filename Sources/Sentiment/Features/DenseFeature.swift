@@ -48,12 +48,18 @@ public enum DenseFeature: Int, CaseIterable, Sendable {
     case lexiconNegativeCount
     /// Positive minus negative lexicon sum in the clause after the last "but".
     case lexiconAfterContrast
-    /// Reserved (always 0) so the block stays a multiple of 8 wide.
-    case reserved
+    /// log(1 + happy emoticons) − log(1 + sad ones), by the face's shape
+    /// (`EmoticonPolarity`), so faces the training data never showed, and the
+    /// face emoji read as emoticons, still count.
+    case emoticonPolarity
 
     /// Number of dense features (columns of the dense block).
     public static let count = allCases.count
 
     /// A stable name for manifests and `explain`.
     public var name: String { String(describing: self) }
+
+    /// The name models written before `emoticonPolarity` gave its column,
+    /// which was always 0 there (such models load with its weights zeroed).
+    static let legacyReservedName = "reserved"
 }

@@ -26,9 +26,7 @@ enum ModelDirectory {
         guard manifest.labels == SentimentLabel.allCases.map(\.rawValue) else {
             throw .malformedManifest(path: manifestURL.path, reason: "labels must be [\"negative\", \"neutral\", \"positive\"]")
         }
-        guard manifest.dense == DenseFeature.allCases.map(\.name) else {
-            throw .malformedManifest(path: manifestURL.path, reason: "dense features differ from this build's")
-        }
+        let legacyColumn = try legacyDenseColumn(manifest.dense, path: manifestURL.path)
         guard manifest.decision.classOffsets.count == 3, manifest.decision.temperature > 0,
               manifest.decision.temperature.isFinite, manifest.decision.classOffsets.allSatisfy(\.isFinite)
         else {
@@ -50,7 +48,26 @@ enum ModelDirectory {
         guard digest == manifest.weights.sha256.lowercased() else {
             throw .checksumMismatch(path: weightsURL.path, expected: manifest.weights.sha256, found: digest)
         }
-        return SentimentModel(manifest: manifest, weights: try weights.get(), directory: directory)
+        var loaded = try weights.get()
+        if let j = legacyColumn {
+            // The column was always 0 when the model was trained: keep it out.
+            loaded.denseScale[j] = 0
+            for c in 0..<ModelWeights.classes { loaded.dense[ModelWeights.classes * j + c] = 0 }
+        }
+        return SentimentModel(manifest: manifest, weights: loaded, directory: directory)
+    }
+
+    /// Checks the manifest's dense features against this build's. Returns the
+    /// column a model from before `emoticonPolarity` left "reserved", or nil.
+    private static func legacyDenseColumn(_ dense: [String], path: String) throws(ModelError) -> Int? {
+        var names = DenseFeature.allCases.map(\.name)
+        if dense == names { return nil }
+        let column = DenseFeature.emoticonPolarity.rawValue
+        names[column] = DenseFeature.legacyReservedName
+        guard dense == names else {
+            throw .malformedManifest(path: path, reason: "dense features differ from this build's")
+        }
+        return column
     }
 
     /// Writes the weights, then the manifest with their size and checksum filled in.
