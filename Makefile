@@ -6,6 +6,10 @@
 SWIFT        ?= swift
 SHARED       ?= ../shared/data/semeval
 RELEASE_BIN   = .build/release
+# Release builds link the Swift runtime and Foundation statically: nothing to find and bind
+# at each start (Docs/performance.md). Every release build passes the same flags, or
+# SwiftPM rebuilds everything.
+RELEASE       = $(SWIFT) build -c release --static-swift-stdlib
 # libicu-dev: the tokenizer · libblas-dev: scoring (+ OpenBLAS as the BLAS) · libsqlite3-dev: the tweet store
 APT_PACKAGES  = libicu-dev libblas-dev libopenblas0-pthread libsqlite3-dev
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -24,7 +28,7 @@ deps:
 
 ## Release build of the command line.
 build: deps
-	$(SWIFT) build -c release --product sentiment
+	$(RELEASE) --product sentiment
 
 ## The main job on the shipped model: classify the sample dump, then a user's timeline from the sample archive.
 demo: build
@@ -45,8 +49,18 @@ test: deps
 
 ## Rebuild the shipped model from the shared data (the exact command behind Models/default).
 model: deps
-	$(SWIFT) build -c release --product sentiment
+	$(RELEASE) --product sentiment
 	$(RELEASE_BIN)/sentiment train --train $(SHARED)/train.tsv --dev $(SHARED)/dev.tsv --out Models/default
+
+## Throughput of every stage and of `sentiment classify` (bench-results/bench.json, Docs/bench.svg);
+## bench-peers adds fastText and VADER timed on the same dump (the README's run; PyPI needed once).
+bench: build
+	$(RELEASE) --product Bench
+	$(RELEASE_BIN)/Bench --json bench-results/bench.json --svg Docs/bench.svg
+
+bench-peers: build
+	$(RELEASE) --product Bench
+	$(RELEASE_BIN)/Bench --peers --json bench-results/bench.json --svg Docs/bench.svg
 
 ## The shipped model's metrics on the dev split.
 eval: build

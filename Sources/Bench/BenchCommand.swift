@@ -29,8 +29,9 @@ struct BenchCommand: ParsableCommand {
 
             Writes --json and --svg; prints a table and the issue's goals.
             Build both products in release first:
-              swift build -c release --product sentiment
-              swift build -c release --product Bench
+              swift build -c release --static-swift-stdlib --product sentiment
+              swift build -c release --static-swift-stdlib --product Bench
+            (`make bench` / `make bench-peers` do both, then run Bench.)
             """)
 
     @Option(help: "Tweets in the plain dump.")

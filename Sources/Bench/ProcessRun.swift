@@ -134,7 +134,7 @@ struct ClassifyProcess {
             candidates.insert(executable.deletingLastPathComponent().appendingPathComponent("sentiment").path, at: 0)
         }
         for path in candidates where FileManager.default.isExecutableFile(atPath: path) { return path }
-        throw BenchError("no sentiment binary beside Bench (build both: swift build -c release --product Bench --product sentiment), or pass --sentiment PATH")
+        throw BenchError("no sentiment binary beside Bench (build both: make bench, or swift build -c release --static-swift-stdlib --product sentiment, then --product Bench), or pass --sentiment PATH")
     }
 
     /// The arguments for `threads` workers; `pinned` runs it under `taskset -c 0`.

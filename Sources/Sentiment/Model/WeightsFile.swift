@@ -171,6 +171,7 @@ enum WeightsFile {
             func take(_ n: Int) throws(ModelError) -> [Float] {
                 var complete = false
                 let values = [Float](unsafeUninitializedCapacity: n) { buffer, initialized in
+                    HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
                     complete = fill(UnsafeMutableRawBufferPointer(buffer))
                     for i in 0..<n {
                         let value = Float(bitPattern: UInt32(littleEndian: buffer[i].bitPattern))

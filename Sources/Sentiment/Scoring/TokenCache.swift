@@ -55,6 +55,7 @@ final class TokenCache {
         precondition((1...24).contains(bits))
         mask = (1 << bits) - 1
         entries = .allocate(capacity: 1 << bits)
+        HugePages.advise(UnsafeMutableRawBufferPointer(start: entries, count: (1 << bits) * MemoryLayout<Entry>.stride))
         entries.initialize(repeating: Entry(), count: 1 << bits)
         scratchCapacity = 256
         keys = .allocate(capacity: scratchCapacity)
