@@ -54,13 +54,15 @@ model: deps
 
 ## Throughput of every stage and of `sentiment classify` (bench-results/bench.json, Docs/bench.svg);
 ## bench-peers adds fastText and VADER timed on the same dump (the README's run; PyPI needed once).
+BENCH = $(RELEASE_BIN)/Bench --json bench-results/bench.json --svg Docs/bench.svg
+
 bench: build
 	$(RELEASE) --product Bench
-	$(RELEASE_BIN)/Bench --json bench-results/bench.json --svg Docs/bench.svg
+	$(BENCH)
 
 bench-peers: build
 	$(RELEASE) --product Bench
-	$(RELEASE_BIN)/Bench --peers --json bench-results/bench.json --svg Docs/bench.svg
+	$(BENCH) --peers
 
 ## The shipped model's metrics on the dev split.
 eval: build

@@ -22,7 +22,7 @@ let swiftSettings: [SwiftSetting] = [
 ]
 
 /// The engine's release build skips the run-time exclusivity checks (measured
-/// +5% on `sentiment classify`, Docs/performance.md); debug builds, and so
+/// +3–4% on `sentiment classify`, Docs/performance.md); debug builds, and so
 /// the tests, keep them.
 let releaseHotPath: [SwiftSetting] = [
     .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),

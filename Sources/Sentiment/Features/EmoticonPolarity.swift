@@ -3,11 +3,12 @@
 /// The tokenizer hands emoticons over in a canonical form (nose dropped,
 /// repeated mouths folded, case folded where it does not change the meaning:
 /// ":-D" → ":D", ":P" → ":p", "XDDD" → "xd", "<333" → "<3"; see
-/// `emoticon.c`), so the mouth is the last character and a short list of
-/// shapes covers every face it recognizes.
+/// `emoticon.c`; kaomoji come as written, from its fixed list), so the mouth
+/// is the last character and a short list of shapes covers every face it
+/// recognizes.
 enum EmoticonPolarity {
     private static let happyKaomoji: [String] = ["^_^", "^-^", "^.^", "^^", "\\o/"]
-    private static let sadKaomoji: [String] = ["-_-", "-.-", "T_T", "T.T", "T-T", "t_t", "t.t", "t-t", ";_;", ">_<", ">.<"]
+    private static let sadKaomoji: [String] = ["-_-", "-.-", "T_T", "T.T", "T-T", ";_;", ">_<", ">.<"]
 
     /// +1 for a happy face, -1 for a sad or angry one, 0 for the rest
     /// (surprise ":o", the flat ":|", an angry grin ">:D", the kaomoji "o_O").
