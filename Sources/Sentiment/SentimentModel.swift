@@ -97,8 +97,11 @@ public struct SentimentModel: Sendable {
         return results
     }
 
-    /// Scratch space for one thread of `classify(utf8:workspace:)`.
-    public func makeWorkspace() -> Workspace { Workspace() }
+    /// Scratch space for one thread of `classify(utf8:workspace:)`, with a
+    /// token cache of `1 << cacheBits` entries (see `Workspace.init`).
+    public func makeWorkspace(cacheBits: Int = Workspace.defaultCacheBits) -> Workspace {
+        Workspace(cacheBits: cacheBits)
+    }
 
     /// Classifies raw UTF-8 byte ranges, one prediction per range, in order.
     /// Any bytes are accepted: invalid UTF-8 is read as U+FFFD.
