@@ -59,6 +59,10 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .customLong("char-weight"), help: "Weight of the character n-gram group against the word n-gram group.")
     var charWeight: Double = FeatureSettings.standard.charGroupWeight
 
+    @Flag(name: .customLong("contrast-words"), inversion: .prefixedNo,
+          help: "Give the words after a \"but\" features of their own (word_BUT).")
+    var contrastWords = FeatureSettings.standard.contrastWords
+
     @Option(name: .customLong("prior-exponent"), help: "Fix the decision rule's prior exponent instead of choosing it by cross-validation.")
     var priorExponent: Double?
 
@@ -90,6 +94,7 @@ struct TrainCommand: ParsableCommand {
         options.features.bucketBits = bucketBits
         options.features.wordNgrams = wordNgrams
         options.features.charGroupWeight = charWeight
+        options.features.contrastWords = contrastWords
         let range = charNgrams.split(separator: "-").compactMap { Int($0) }
         if range == [0] {
             options.features.charNgramMax = 0

@@ -81,6 +81,15 @@ struct FusedScorerTests {
         expectAgreement(model, cacheBits: 4)
     }
 
+    @Test("A small trained model with contrast-scope words scores alike")
+    func contrastWordsAgree() throws {
+        var options = Fixtures.smallOptions
+        options.features.contrastWords = true
+        options.learnsLexicon = true
+        let model = try Trainer(options: options).train(Fixtures.sample).model
+        expectAgreement(model, cacheBits: 4)
+    }
+
     @Test("A model without character n-grams scores alike")
     func noCharacterNgramsAgree() throws {
         var options = Fixtures.smallOptions

@@ -98,6 +98,7 @@ struct FeatureExtractor: Sendable {
 
         // Word n-grams.
         var previous: UInt64 = 0, beforePrevious: UInt64 = 0
+        var contrast = false
         @inline(__always) func text(_ i: Int) -> String { String(decoding: buffer.textBytes(of: i), as: UTF8.self) }
         for i in 0..<count {
             let token = tokens[i]
@@ -106,6 +107,12 @@ struct FeatureExtractor: Sendable {
                    name: negated ? text(i) + "_NEG" : text(i))
             if token.kind == UInt16(CTK_HASHTAG.rawValue) {
                 append(FeatureHash.feature(.hashtag, token.hash), to: &row, name: "#" + text(i))
+            }
+            if settings.contrastWords {
+                if contrast, let feature = Self.contrastFeature(token) {
+                    append(feature, to: &row, name: (negated ? text(i) + "_NEG" : text(i)) + "_BUT")
+                }
+                if Self.opensContrast(token, text: buffer.textBytes(of: i)) { contrast = true }
             }
             if settings.wordNgrams >= 2, i >= 1 {
                 let bigram = FeatureHash.combine(previous, token.hash)
@@ -200,6 +207,21 @@ struct FeatureExtractor: Sendable {
     func lexiconScores(_ token: ctk_token) -> (positive: Float, negative: Float) {
         guard let key = Self.lexiconKey(token) else { return (0, 0) }
         return lexicon.scores(of: key)
+    }
+
+    /// The feature a token has in the scope of a "but" (`contrastWords`): the
+    /// kinds the lexicon scores, negated ones apart; nil for other kinds.
+    @inline(__always)
+    static func contrastFeature(_ token: ctk_token) -> UInt64? {
+        guard let key = lexiconKey(token) else { return nil }
+        return FeatureHash.feature(.contrastWord, key)
+    }
+
+    /// Whether `token` is the word "but", after which the rest of the text is
+    /// in a contrast scope.
+    @inline(__always)
+    static func opensContrast(_ token: ctk_token, text: UnsafeRawBufferPointer) -> Bool {
+        token.kind == UInt16(CTK_WORD.rawValue) && isBut(text)
     }
 
     /// Whether a word's text is the contrast word "but".

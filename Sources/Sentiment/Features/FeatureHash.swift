@@ -10,6 +10,7 @@ enum FeatureHash {
         case char = 0x5
         case hashtag = 0x6
         case negatedChar = 0x7
+        case contrastWord = 0x8
     }
 
     /// splitmix64's finalizer: a strong, cheap 64-bit mix.

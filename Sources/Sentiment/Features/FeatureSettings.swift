@@ -20,6 +20,11 @@ public struct FeatureSettings: Sendable, Hashable, Codable {
     /// of their own (as negated words are), so that "not bad" does not fire the
     /// n-grams of "bad". Absent from older manifests, where it is false.
     public var negatedCharNgrams: Bool
+    /// Whether the words after a "but" are also features of their own
+    /// (`word_BUT`), so the clause that usually carries a tweet's verdict
+    /// ("the food was great but the service was awful") can weigh more than
+    /// the one before it. Absent from older manifests, where it is false.
+    public var contrastWords: Bool
     /// `CTK_OPT_…` bits given to the tokenizer.
     public var tokenizerOptions: UInt32
 
@@ -32,11 +37,13 @@ public struct FeatureSettings: Sendable, Hashable, Codable {
         charNgramMax: 5,
         charGroupWeight: 1.0,
         negatedCharNgrams: true,
+        contrastWords: false,
         tokenizerOptions: UInt32(CTK_OPT_NEGATION | CTK_OPT_ELONGATION | CTK_OPT_ENTITIES | CTK_OPT_EMOJI_FACES))
 
     /// Creates settings.
     public init(bucketBits: Int, hashSeed: UInt64, wordNgrams: Int, charNgramMin: Int, charNgramMax: Int,
-                charGroupWeight: Double, negatedCharNgrams: Bool = false, tokenizerOptions: UInt32) {
+                charGroupWeight: Double, negatedCharNgrams: Bool = false, contrastWords: Bool = false,
+                tokenizerOptions: UInt32) {
         self.bucketBits = bucketBits
         self.hashSeed = hashSeed
         self.wordNgrams = wordNgrams
@@ -44,11 +51,12 @@ public struct FeatureSettings: Sendable, Hashable, Codable {
         self.charNgramMax = charNgramMax
         self.charGroupWeight = charGroupWeight
         self.negatedCharNgrams = negatedCharNgrams
+        self.contrastWords = contrastWords
         self.tokenizerOptions = tokenizerOptions
     }
 
     private enum CodingKeys: String, CodingKey {
-        case bucketBits, hashSeed, wordNgrams, charNgramMin, charNgramMax, charGroupWeight, negatedCharNgrams, tokenizerOptions
+        case bucketBits, hashSeed, wordNgrams, charNgramMin, charNgramMax, charGroupWeight, negatedCharNgrams, contrastWords, tokenizerOptions
     }
 
     public init(from decoder: any Decoder) throws {
@@ -61,6 +69,7 @@ public struct FeatureSettings: Sendable, Hashable, Codable {
             charNgramMax: try container.decode(Int.self, forKey: .charNgramMax),
             charGroupWeight: try container.decode(Double.self, forKey: .charGroupWeight),
             negatedCharNgrams: try container.decodeIfPresent(Bool.self, forKey: .negatedCharNgrams) ?? false,
+            contrastWords: try container.decodeIfPresent(Bool.self, forKey: .contrastWords) ?? false,
             tokenizerOptions: try container.decode(UInt32.self, forKey: .tokenizerOptions))
     }
 

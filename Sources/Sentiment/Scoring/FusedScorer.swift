@@ -50,9 +50,15 @@ struct FusedScorer: Sendable {
         cache.reserve(count)
         let keys = cache.keys, bigramRows = cache.bigramRows
         let bigrams = settings.wordNgrams >= 2
+        // The tokens from `contrastFrom` on are in a "but" scope (`contrastWords`).
+        var contrastFrom = count
+        let contrastWords = settings.contrastWords
         for i in 0..<count {
-            let key = TokenCache.key(tokens[i])
+            let key = TokenCache.key(tokens[i], contrast: i >= contrastFrom)
             keys[i] = key
+            if contrastWords, contrastFrom == count, FeatureExtractor.opensContrast(tokens[i], text: buffer.textBytes(of: i)) {
+                contrastFrom = i + 1
+            }
             cache.prefetch(key)
             if bigrams, i >= 1 {
                 let row = 3 * Int(extractor.bucket(FeatureHash.feature(.bigram, FeatureHash.combine(tokens[i - 1].hash, tokens[i].hash))))
@@ -70,7 +76,7 @@ struct FusedScorer: Sendable {
                 entry = hit
             } else {
                 entry = cache.slotForInsert(key)
-                fill(entry, key: key, token: token, text: buffer.textBytes(of: i), weights: weights)
+                fill(entry, key: key, token: token, contrast: i >= contrastFrom, text: buffer.textBytes(of: i), weights: weights)
             }
             let e = entry.pointee
 
@@ -123,7 +129,7 @@ struct FusedScorer: Sendable {
 
     /// Computes what `token` contributes and stores it in `entry`.
     @inline(never)
-    private func fill(_ entry: UnsafeMutablePointer<TokenCache.Entry>, key: UInt64, token: ctk_token,
+    private func fill(_ entry: UnsafeMutablePointer<TokenCache.Entry>, key: UInt64, token: ctk_token, contrast: Bool,
                       text: UnsafeRawBufferPointer, weights: UnsafePointer<Float>) {
         var e = TokenCache.Entry()
         e.key = key
@@ -137,6 +143,11 @@ struct FusedScorer: Sendable {
             let tag = 3 * Int(extractor.bucket(FeatureHash.feature(.hashtag, token.hash)))
             e.word.0 += weights[tag]; e.word.1 += weights[tag + 1]; e.word.2 += weights[tag + 2]
             e.wordCount = 2
+        }
+        if contrast, let feature = FeatureExtractor.contrastFeature(token) {
+            let row = 3 * Int(extractor.bucket(feature))
+            e.word.0 += weights[row]; e.word.1 += weights[row + 1]; e.word.2 += weights[row + 2]
+            e.wordCount += 1
         }
 
         e.traits = .of(kind: token.kind, text: text)

@@ -12,7 +12,8 @@ import CTokenizer
 /// of those sums (3 MiB in a `Workspace`) turns some 190 gathers from the
 /// 12 MiB weight table per tweet into a dozen lookups, prefetched.
 ///
-/// Entries are keyed by a 64-bit mix of (hash, kind, negated). The model itself
+/// Entries are keyed by a 64-bit mix of (hash, kind, negated, in a "but"
+/// scope). The model itself
 /// sees words only through their 64-bit hashes, so two texts with the same key
 /// are already one word to it; the character n-grams and the language lists,
 /// the only parts read from the text, are recomputed from the text of whichever
@@ -24,7 +25,8 @@ final class TokenCache {
     struct Entry {
         /// The slot's key; 0 for an empty slot.
         var key: UInt64 = 0
-        /// Summed word-group weights: the unigram, plus the hashtag feature of a hashtag.
+        /// Summed word-group weights: the unigram, plus the hashtag feature of a
+        /// hashtag, plus the contrast feature of a token in a "but" scope.
         var word: (Float, Float, Float) = (0, 0, 0)
         /// Summed weights of the token's character n-grams (words only).
         var char: (Float, Float, Float) = (0, 0, 0)
@@ -33,7 +35,7 @@ final class TokenCache {
         var lexiconNegative: Float = 0
         /// Number of character n-grams (words only).
         var charCount: UInt32 = 0
-        /// Number of word-group features (1, or 2 for a hashtag).
+        /// Number of word-group features (1, 2 or 3).
         var wordCount: UInt8 = 0
         /// What the dense features read from the token's text.
         var traits: TokenTraits = []
@@ -79,11 +81,12 @@ final class TokenCache {
         bigramRows = .allocate(capacity: scratchCapacity)
     }
 
-    /// The key of a token: never 0.
+    /// The key of a token, in a contrast scope or not: never 0.
     @inline(__always)
-    static func key(_ token: ctk_token) -> UInt64 {
+    static func key(_ token: ctk_token, contrast: Bool = false) -> UInt64 {
         let negated = UInt64(token.flags & UInt16(CTK_FLAG_NEGATED))
-        let key = FeatureHash.mix(token.hash ^ (UInt64(token.kind) &* 0xA076_1D64_78BD_642F) ^ (negated &* 0xE703_7ED1_A0B4_28DB))
+        let scope: UInt64 = contrast ? 0x8EBC_6AF0_9C88_C6E3 : 0
+        let key = FeatureHash.mix(token.hash ^ (UInt64(token.kind) &* 0xA076_1D64_78BD_642F) ^ (negated &* 0xE703_7ED1_A0B4_28DB) ^ scope)
         return key == 0 ? 1 : key
     }
 
