@@ -9,6 +9,7 @@ struct XAPIClientTests {
     static let token = BearerToken("test-token-s3cr3t")!
 
     /// Runs `body` with a client for a fake server, then stops both.
+    @discardableResult
     func withClient<T>(
         retry: RetryPolicy = .standard,
         timeout: Duration = .seconds(5),

@@ -100,8 +100,10 @@ final class FakeXServer: @unchecked Sendable {
             switch reply {
             case .delayed(let pause, let reply):
                 let (seconds, attoseconds) = pause.components
+                // The handler and its context stay on their event loop.
+                let bound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
                 context.eventLoop.scheduleTask(in: .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)) {
-                    self.answer(reply, head: head, context: context)
+                    bound.value.handler.answer(reply, head: head, context: bound.value.context)
                 }
             case .drop:
                 context.close(promise: nil)
