@@ -47,11 +47,11 @@ final class ClassifyPipeline {
         self.configuration = configuration
     }
 
-    /// The size of each worker's token cache: the workers share one budget of
-    /// `1 << 17` entries (6 MiB), so memory does not grow with the thread
-    /// count, and no cache gets fewer than `1 << 15`. One worker gets all of
-    /// it (≈7% faster than the library's default on a large dump, measured);
-    /// two get the default each.
+    /// The size of each worker's token cache: up to four workers share one
+    /// budget of `1 << 17` entries (6 MiB), so they take no more memory than
+    /// one; no cache gets fewer than `1 << 15`. One worker gets all of it (≈7%
+    /// faster than the library's default on a large dump, measured); two get
+    /// the default each.
     static func cacheBits(threads: Int) -> Int {
         let split = Int.bitWidth - (max(threads, 1) - 1).leadingZeroBitCount
         return max(15, 17 - split)
