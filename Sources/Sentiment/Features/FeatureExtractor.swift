@@ -100,17 +100,19 @@ struct FeatureExtractor: Sendable {
         var previous: UInt64 = 0, beforePrevious: UInt64 = 0
         var contrast = false
         @inline(__always) func text(_ i: Int) -> String { String(decoding: buffer.textBytes(of: i), as: UTF8.self) }
+        /// A token's unigram name: "good", or "good_NEG" in a negation scope.
+        @inline(__always) func word(_ i: Int, negated: Bool) -> String { negated ? text(i) + "_NEG" : text(i) }
         for i in 0..<count {
             let token = tokens[i]
             let negated = token.flags & UInt16(CTK_FLAG_NEGATED) != 0
             append(FeatureHash.feature(negated ? .negatedWord : .word, token.hash), to: &row,
-                   name: negated ? text(i) + "_NEG" : text(i))
+                   name: word(i, negated: negated))
             if token.kind == UInt16(CTK_HASHTAG.rawValue) {
                 append(FeatureHash.feature(.hashtag, token.hash), to: &row, name: "#" + text(i))
             }
             if settings.contrastWords {
                 if contrast, let feature = Self.contrastFeature(token) {
-                    append(feature, to: &row, name: (negated ? text(i) + "_NEG" : text(i)) + "_BUT")
+                    append(feature, to: &row, name: word(i, negated: negated) + "_BUT")
                 }
                 if Self.opensContrast(token, text: buffer.textBytes(of: i)) { contrast = true }
             }

@@ -13,9 +13,8 @@ import CTokenizer
 /// 12 MiB weight table per tweet into a dozen lookups, prefetched.
 ///
 /// Entries are keyed by a 64-bit mix of (hash, kind, negated, in a "but"
-/// scope). The model itself
-/// sees words only through their 64-bit hashes, so two texts with the same key
-/// are already one word to it; the character n-grams and the language lists,
+/// scope). The model itself sees words only through their 64-bit hashes, so
+/// two texts with the same key are already one word to it; the character n-grams and the language lists,
 /// the only parts read from the text, are recomputed from the text of whichever
 /// token filled the slot first.
 ///
@@ -83,7 +82,7 @@ final class TokenCache {
 
     /// The key of a token, in a contrast scope or not: never 0.
     @inline(__always)
-    static func key(_ token: ctk_token, contrast: Bool = false) -> UInt64 {
+    static func key(_ token: ctk_token, contrast: Bool) -> UInt64 {
         let negated = UInt64(token.flags & UInt16(CTK_FLAG_NEGATED))
         let scope: UInt64 = contrast ? 0x8EBC_6AF0_9C88_C6E3 : 0
         let key = FeatureHash.mix(token.hash ^ (UInt64(token.kind) &* 0xA076_1D64_78BD_642F) ^ (negated &* 0xE703_7ED1_A0B4_28DB) ^ scope)
