@@ -13,27 +13,58 @@ struct ProcessBenchmarks {
                         "load/process-first-result", "memory/plain-10x-2-cores"]
 
     /// Plain and JSONL dumps, `taskset -c 0 … --threads 1` and `--threads 2`.
+    ///
+    /// The one-core and two-core runs of a dump take turns (1, 2, 1, 2, …), so
+    /// the other tenants' load on this shared machine weighs on both alike and
+    /// the ratio of their medians is not the ratio of two quiet spells.
     func endToEnd() throws {
-        let runs: [(name: String, input: URL, tweets: Int, bytes: Int, threads: Int, pinned: Bool)] = [
-            ("process/plain-1-core", dump.plain, dump.plainTweets, dump.plainBytes, 1, true),
-            ("process/plain-2-cores", dump.plain, dump.plainTweets, dump.plainBytes, 2, false),
-            ("process/jsonl-1-core", dump.jsonl, dump.jsonlTweets, dump.jsonlBytes, 1, true),
-            ("process/jsonl-2-cores", dump.jsonl, dump.jsonlTweets, dump.jsonlBytes, 2, false),
+        let pairs: [[Run]] = [
+            [Run(name: "process/plain-1-core", input: dump.plain, tweets: dump.plainTweets, bytes: dump.plainBytes, threads: 1, pinned: true),
+             Run(name: "process/plain-2-cores", input: dump.plain, tweets: dump.plainTweets, bytes: dump.plainBytes, threads: 2, pinned: false)],
+            [Run(name: "process/jsonl-1-core", input: dump.jsonl, tweets: dump.jsonlTweets, bytes: dump.jsonlBytes, threads: 1, pinned: true),
+             Run(name: "process/jsonl-2-cores", input: dump.jsonl, tweets: dump.jsonlTweets, bytes: dump.jsonlBytes, threads: 2, pinned: false)],
         ]
-        for run in runs where recorder.wants(run.name) {
-            writeToStandardError("bench: \(run.name): \(classify.arguments(threads: run.threads, pinned: run.pinned).joined(separator: " ")) < \(run.input.lastPathComponent)\n")
-            recorder.begin()
-            var seconds: [Double] = [], cpu: [Double] = [], peak = 0, summary = ""
-            for _ in 0..<repeats {
-                let (child, line) = try classify.run(input: run.input, threads: run.threads, pinned: run.pinned)
-                seconds.append(child.seconds)
-                cpu.append(child.userSeconds + child.systemSeconds)
-                peak = max(peak, child.peakRSSBytes)
-                summary = line
+        for pair in pairs {
+            let runs = pair.filter { recorder.wants($0.name) }
+            guard !runs.isEmpty else { continue }
+            for run in runs {
+                writeToStandardError("bench: \(run.name): \(classify.arguments(threads: run.threads, pinned: run.pinned).joined(separator: " ")) < \(run.input.lastPathComponent)\n")
             }
-            recorder.record(run.name, group: "process", threads: run.threads, items: run.tweets, bytes: run.bytes,
-                            timings: Timings(seconds: seconds, cpuSeconds: cpu), peakRSS: peak,
-                            note: "stdout to /dev/null; \(summary)")
+            recorder.begin()
+            var measured = runs.map { _ in Measured() }
+            for _ in 0..<repeats {
+                for (k, run) in runs.enumerated() {
+                    let (child, line) = try classify.run(input: run.input, threads: run.threads, pinned: run.pinned)
+                    measured[k].add(child, summary: line)
+                }
+            }
+            for (run, m) in zip(runs, measured) {
+                recorder.record(run.name, group: "process", threads: run.threads, items: run.tweets, bytes: run.bytes,
+                                timings: Timings(seconds: m.seconds, cpuSeconds: m.cpu), peakRSS: m.peak,
+                                note: "stdout to /dev/null; runs interleaved with the other thread count's; \(m.summary)")
+            }
+        }
+    }
+
+    /// One `sentiment classify` configuration of `endToEnd`.
+    private struct Run {
+        let name: String
+        let input: URL
+        let tweets: Int
+        let bytes: Int
+        let threads: Int
+        let pinned: Bool
+    }
+
+    /// What the repeated runs of one configuration measured.
+    private struct Measured {
+        var seconds: [Double] = [], cpu: [Double] = [], peak = 0, summary = ""
+
+        mutating func add(_ child: ChildRun, summary: String) {
+            seconds.append(child.seconds)
+            cpu.append(child.userSeconds + child.systemSeconds)
+            peak = max(peak, child.peakRSSBytes)
+            self.summary = summary
         }
     }
 
