@@ -18,12 +18,10 @@ struct ProcessBenchmarks {
     /// the other tenants' load on this shared machine weighs on both alike and
     /// the ratio of their medians is not the ratio of two quiet spells.
     func endToEnd() throws {
-        let pairs: [[Run]] = [
-            [Run(name: "process/plain-1-core", input: dump.plain, tweets: dump.plainTweets, bytes: dump.plainBytes, threads: 1, pinned: true),
-             Run(name: "process/plain-2-cores", input: dump.plain, tweets: dump.plainTweets, bytes: dump.plainBytes, threads: 2, pinned: false)],
-            [Run(name: "process/jsonl-1-core", input: dump.jsonl, tweets: dump.jsonlTweets, bytes: dump.jsonlBytes, threads: 1, pinned: true),
-             Run(name: "process/jsonl-2-cores", input: dump.jsonl, tweets: dump.jsonlTweets, bytes: dump.jsonlBytes, threads: 2, pinned: false)],
-        ]
+        let forms = [("plain", dump.plain, dump.plainTweets, dump.plainBytes), ("jsonl", dump.jsonl, dump.jsonlTweets, dump.jsonlBytes)]
+        let pairs = forms.map { form, input, tweets, bytes in
+            [1, 2].map { Run(form: form, input: input, tweets: tweets, bytes: bytes, threads: $0) }
+        }
         for pair in pairs {
             let runs = pair.filter { recorder.wants($0.name) }
             guard !runs.isEmpty else { continue }
@@ -48,12 +46,17 @@ struct ProcessBenchmarks {
 
     /// One `sentiment classify` configuration of `endToEnd`.
     private struct Run {
-        let name: String
+        /// "plain" or "jsonl".
+        let form: String
         let input: URL
         let tweets: Int
         let bytes: Int
         let threads: Int
-        let pinned: Bool
+
+        /// "process/plain-1-core", "process/jsonl-2-cores" …
+        var name: String { "process/\(form)-\(threads == 1 ? "1-core" : "\(threads)-cores")" }
+        /// One worker runs on core 0 alone (`taskset -c 0`); more run on every core.
+        var pinned: Bool { threads == 1 }
     }
 
     /// What the repeated runs of one configuration measured.
