@@ -21,6 +21,7 @@ enum Chart {
             ("features+scoring (derived)", "features + scoring (derived)", "#72B7B2"),
             ("classify/utf8", "library classify(utf8:), 1 thread", "#2F5F8A"),
             ("classify/utf8-2-threads", "library classify(utf8:), 2 threads", "#1B3A57"),
+            ("classify/utf8-2-threads-shared", "library classify(utf8:), 2 threads, one token table", "#1B3A57"),
         ]),
         ("End to end: sentiment classify, stdin → JSON Lines", [
             ("process/plain-1-core", "plain text, 1 core", "#54A24B"),

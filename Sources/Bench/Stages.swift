@@ -33,6 +33,21 @@ struct Stages {
 
     // MARK: Library classify
 
+    /// Two threads, each classifying half the sample with its workspace.
+    private func classifyInHalves(_ name: String, workspaces: (SentimentModel.Workspace, SentimentModel.Workspace), note: String) {
+        let texts = dump.texts
+        let jobs = Unchecked([(texts: Array(texts[..<(texts.count / 2)]), workspace: workspaces.0),
+                              (texts: Array(texts[(texts.count / 2)...]), workspace: workspaces.1)])
+        let model = self.model
+        let timings = plan.measure {
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                blackHole(model.classify(utf8: jobs.value[i].texts, workspace: jobs.value[i].workspace))
+            }
+        }
+        recorder.record(name, group: "classify", threads: 2, items: texts.count, bytes: LoadedDump.byteCount(texts),
+                        timings: timings, note: note)
+    }
+
     /// `classify(utf8:workspace:)` of the whole sample, one thread, the default batch.
     func classify() {
         let texts = dump.texts
@@ -44,17 +59,16 @@ struct Stages {
                             note: "SentimentModel.classify(utf8:workspace:), batch \(workspace.batchCapacity), one thread")
         }
         if recorder.wants("classify/utf8-2-threads") {
-            // Each thread reads its own half and owns its workspace: nothing is shared but the model.
-            let jobs = Unchecked([(texts: Array(texts[..<(texts.count / 2)]), workspace: model.makeWorkspace()),
-                                  (texts: Array(texts[(texts.count / 2)...]), workspace: model.makeWorkspace())])
-            let model = self.model
-            let timings = plan.measure {
-                DispatchQueue.concurrentPerform(iterations: 2) { i in
-                    blackHole(model.classify(utf8: jobs.value[i].texts, workspace: jobs.value[i].workspace))
-                }
-            }
-            recorder.record("classify/utf8-2-threads", group: "classify", threads: 2, items: texts.count, bytes: bytes,
-                            timings: timings, note: "two threads, a workspace each, half the sample each")
+            // Each thread owns its workspace and token cache: nothing is shared but the model.
+            classifyInHalves("classify/utf8-2-threads", workspaces: (model.makeWorkspace(), model.makeWorkspace()),
+                             note: "two threads, a workspace each, half the sample each")
+        }
+        if recorder.wants("classify/utf8-2-threads-shared") {
+            // The two workspaces share one token table, as the command line's workers do.
+            let table = model.makeTokenTable(bits: 17)
+            classifyInHalves("classify/utf8-2-threads-shared",
+                             workspaces: (model.makeWorkspace(sharing: table), model.makeWorkspace(sharing: table)),
+                             note: "two threads sharing one token table (2^17 entries), half the sample each")
         }
         if recorder.wants("classify/strings") {
             let strings = texts.map { String(decoding: $0, as: UTF8.self) }

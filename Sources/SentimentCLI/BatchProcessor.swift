@@ -14,11 +14,11 @@ final class BatchProcessor {
     private var records: [TweetRecord] = []
     private var texts: [UnsafeRawBufferPointer] = []
 
-    init(model: SentimentModel, writer: RecordWriter, maxLineLength: Int, cacheBits: Int) {
+    init(model: SentimentModel, writer: RecordWriter, maxLineLength: Int, table: TokenTable) {
         self.model = model
         self.writer = writer
         self.maxLineLength = maxLineLength
-        workspace = model.makeWorkspace(cacheBits: cacheBits)
+        workspace = model.makeWorkspace(sharing: table)
     }
 
     /// Fills `batch.output` and `batch.tally` from `batch.lines`.

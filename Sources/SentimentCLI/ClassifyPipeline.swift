@@ -10,7 +10,8 @@ import Sentiment
 ///
 /// - The reader cuts the input into batches of whole lines (`LineReader`).
 /// - Each worker has its own `BatchProcessor` (model workspace and buffers):
-///   it extracts, classifies and formats a whole batch.
+///   it extracts, classifies and formats a whole batch. The workspaces share
+///   one token cache (`TokenTable`).
 /// - The writer takes batches back in input order, writes each one's output
 ///   with one `write(2)`, adds up the tallies, updates the progress line, and
 ///   returns the batch to the free pool.
@@ -47,15 +48,11 @@ final class ClassifyPipeline {
         self.configuration = configuration
     }
 
-    /// The size of each worker's token cache: up to four workers share one
-    /// budget of `1 << 17` entries (6 MiB), so they take no more memory than
-    /// one; no cache gets fewer than `1 << 15`. One worker gets all of it (≈7%
-    /// faster than the library's default on a large dump, measured); two get
-    /// the default each.
-    static func cacheBits(threads: Int) -> Int {
-        let split = Int.bitWidth - (max(threads, 1) - 1).leadingZeroBitCount
-        return max(15, 17 - split)
-    }
+    /// The size of the token cache the workers share: `1 << 17` entries,
+    /// 6 MiB, whatever the thread count (Docs/performance.md: one worker ran
+    /// ≈7% faster with it than with 2^16 entries on a large dump, and two
+    /// workers sharing it faster than two with 2^16 each).
+    static let tokenTableBits = 17
 
     /// Classifies every line of `inputs` and writes the records to `outputFD`.
     func run(inputs: [LineReader.Input], outputFD: Int32 = STDOUT_FILENO) -> Outcome {
@@ -75,13 +72,13 @@ final class ClassifyPipeline {
         }
         let writer = RecordWriter(format: configuration.format)
         let threads = DispatchGroup()
-        let cacheBits = Self.cacheBits(threads: configuration.threads)
+        let table = model.makeTokenTable(bits: Self.tokenTableBits)
 
         for index in 0..<configuration.threads {
             threads.enter()
             let thread = Thread {
                 let processor = BatchProcessor(
-                    model: model, writer: writer, maxLineLength: configuration.maxLineLength, cacheBits: cacheBits)
+                    model: model, writer: writer, maxLineLength: configuration.maxLineLength, table: table)
                 while let batch = work.pop() {
                     processor.process(batch)
                     ordered.put(batch)

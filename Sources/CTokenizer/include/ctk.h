@@ -16,6 +16,7 @@
 #ifndef CTK_H
 #define CTK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -214,6 +215,34 @@ const char *ctk_kind_name(int kind);
  */
 static inline void ctk_prefetch(const void *address) {
     __builtin_prefetch(address, 0, 3);
+}
+
+/*
+ * Atomic access to a 64-bit word shared between threads, for the scorer's
+ * token table, which workers of one process fill and read without locks
+ * (a sequence lock per slot: see TokenTable.swift). On x86-64 the loads and
+ * stores are plain moves and the fence only stops the compiler's reordering;
+ * the compare-and-swap is one locked instruction.
+ */
+
+/** Loads `*word`; no later load or store moves before it. */
+static inline uint64_t ctk_load_acquire(const uint64_t *word) {
+    return __atomic_load_n(word, __ATOMIC_ACQUIRE);
+}
+
+/** Stores `value` to `*word`; no earlier load or store moves after it. */
+static inline void ctk_store_release(uint64_t *word, uint64_t value) {
+    __atomic_store_n(word, value, __ATOMIC_RELEASE);
+}
+
+/** Replaces `*word` with `desired` if it still holds `expected`; true if it did. */
+static inline bool ctk_compare_exchange(uint64_t *word, uint64_t expected, uint64_t desired) {
+    return __atomic_compare_exchange_n(word, &expected, desired, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+/** No load before the fence moves after any load or store behind it. */
+static inline void ctk_fence_acquire(void) {
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
 }
 
 #ifdef __cplusplus

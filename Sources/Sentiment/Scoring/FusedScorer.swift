@@ -18,6 +18,11 @@ struct FusedScorer: Sendable {
     let extractor: FeatureExtractor
     let scoring: ScoringWeights
     let languageDetector: LanguageDetector
+    /// Who filled a `TokenTable`: its entries hold this scorer's weights, and
+    /// are wrong for any other model's (`TokenTable.serve`).
+    let identity = Identity()
+
+    final class Identity: Sendable {}
 
     /// Scores the tokens in `buffer`: writes the bias plus the sparse part of
     /// the scores to `logits` (3 floats), the raw dense values to `dense`, and
@@ -48,6 +53,7 @@ struct FusedScorer: Sendable {
         // Pass 1: every token's cache slot and bigram row, each fetch started
         // at once so the loads from memory overlap.
         cache.reserve(count)
+        let table = cache.table
         let keys = cache.keys, bigramRows = cache.bigramRows
         let bigrams = settings.wordNgrams >= 2
         // The tokens from `contrastFrom` on are in a "but" scope (`contrastWords`).
@@ -59,7 +65,7 @@ struct FusedScorer: Sendable {
             if contrastWords, contrastFrom == count, FeatureExtractor.opensContrast(tokens[i], text: buffer.textBytes(of: i)) {
                 contrastFrom = i + 1
             }
-            cache.prefetch(key)
+            table.prefetch(key)
             if bigrams, i >= 1 {
                 let row = 3 * Int(extractor.bucket(FeatureHash.feature(.bigram, FeatureHash.combine(tokens[i - 1].hash, tokens[i].hash))))
                 bigramRows[i] = row
@@ -71,14 +77,11 @@ struct FusedScorer: Sendable {
         for i in 0..<count {
             let token = tokens[i]
             let key = keys[i]
-            let entry: UnsafeMutablePointer<TokenCache.Entry>
-            if let hit = cache.lookup(key) {
-                entry = hit
-            } else {
-                entry = cache.slotForInsert(key)
-                fill(entry, key: key, token: token, contrast: i >= contrastFrom, text: buffer.textBytes(of: i), weights: weights)
+            var e = TokenTable.Entry()
+            if !table.lookup(key, into: &e) {
+                e = entry(key: key, token: token, contrast: i >= contrastFrom, text: buffer.textBytes(of: i), weights: weights)
+                table.insert(e)
             }
-            let e = entry.pointee
 
             // Word group: the token's own features, then the n-grams ending at it.
             w0 += e.word.0; w1 += e.word.1; w2 += e.word.2
@@ -127,11 +130,11 @@ struct FusedScorer: Sendable {
         return languageDetector.decide(hits: UnsafeBufferPointer(hits), accented: accented)
     }
 
-    /// Computes what `token` contributes and stores it in `entry`.
+    /// What `token` contributes: the table's entry for `key`.
     @inline(never)
-    private func fill(_ entry: UnsafeMutablePointer<TokenCache.Entry>, key: UInt64, token: ctk_token, contrast: Bool,
-                      text: UnsafeRawBufferPointer, weights: UnsafePointer<Float>) {
-        var e = TokenCache.Entry()
+    private func entry(key: UInt64, token: ctk_token, contrast: Bool,
+                       text: UnsafeRawBufferPointer, weights: UnsafePointer<Float>) -> TokenTable.Entry {
+        var e = TokenTable.Entry()
         e.key = key
         let negated = token.flags & UInt16(CTK_FLAG_NEGATED) != 0
         let kind = Int32(token.kind)
@@ -178,6 +181,6 @@ struct FusedScorer: Sendable {
         }
 
         (e.lexiconPositive, e.lexiconNegative) = extractor.lexiconScores(token)
-        entry.pointee = e
+        return e
     }
 }

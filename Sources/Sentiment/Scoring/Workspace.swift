@@ -28,10 +28,20 @@ extension SentimentModel {
         /// cost of memory per workspace: one worker classifying a large dump
         /// ran 583,000 tweets/s with `cacheBits` 17 (6 MiB) against 546,000 with
         /// the default 16 (3 MiB), in interleaved runs of the same binary.
-        public init(batchCapacity: Int = 256, cacheBits: Int = Workspace.defaultCacheBits) {
+        ///
+        /// The cache is the workspace's own; it keeps the entries of the last
+        /// model that used it, so give each model its own workspaces (a
+        /// workspace switched between models empties its cache at each
+        /// switch). Workspaces on several threads can share one cache:
+        /// `SentimentModel.makeWorkspace(sharing:)`.
+        public convenience init(batchCapacity: Int = 256, cacheBits: Int = Workspace.defaultCacheBits) {
+            self.init(batchCapacity: batchCapacity, table: TokenTable(bits: cacheBits))
+        }
+
+        init(batchCapacity: Int, table: TokenTable) {
             precondition(batchCapacity > 0)
             self.batchCapacity = batchCapacity
-            cache = TokenCache(bits: cacheBits)
+            cache = TokenCache(table: table)
             dense = .allocate(capacity: batchCapacity * DenseFeature.count)
             logits = .allocate(capacity: batchCapacity * 3)
             languages = Array(repeating: .english, count: batchCapacity)
