@@ -162,7 +162,7 @@ public struct SentimentModel: Sendable {
     @inline(__always)
     func featurize(_ bytes: UnsafeRawBufferPointer, row: Int, workspace: Workspace) {
         workspace.tokens.tokenize(bytes, options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
-        workspace.cache.table.serve(fused.identity)
+        workspace.cache.serve(fused.identity)
         workspace.languages[row] = fused.score(workspace.tokens, cache: workspace.cache,
                                                logits: workspace.logits + 3 * row,
                                                dense: workspace.dense + row * DenseFeature.count)

@@ -53,7 +53,7 @@ struct FusedScorer: Sendable {
         // Pass 1: every token's cache slot and bigram row, each fetch started
         // at once so the loads from memory overlap.
         cache.reserve(count)
-        let table = cache.table
+        let table = cache.slots
         let keys = cache.keys, bigramRows = cache.bigramRows
         let bigrams = settings.wordNgrams >= 2
         // The tokens from `contrastFrom` on are in a "but" scope (`contrastWords`).

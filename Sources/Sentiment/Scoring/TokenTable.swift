@@ -61,13 +61,14 @@ public final class TokenTable: @unchecked Sendable {
 
     /// The number of entries.
     public let capacity: Int
-    let entries: UnsafeMutablePointer<Entry>
-    let mask: Int
+    /// The entries, and the operations on them.
+    let slots: Slots
+    var entries: UnsafeMutablePointer<Entry> { slots.entries }
     /// True for a table made to be shared (`SentimentModel.makeTokenTable`):
     /// it serves the model that made it and no other.
     let isShared: Bool
     /// The identity of the model whose weights the entries hold; nil until a
-    /// private table is first used.
+    /// private table is first used. Held, so its address is not reused.
     private(set) var owner: AnyObject?
 
     /// A table of `1 << bits` entries (48 bytes each) in sets of two, for
@@ -77,12 +78,12 @@ public final class TokenTable: @unchecked Sendable {
         precondition((1...24).contains(bits), "a token table has 2^1 to 2^24 entries")
         assert(MemoryLayout<Entry>.offset(of: \Entry.key) == 0)
         capacity = 1 << bits
-        mask = capacity - 1
         isShared = owner != nil
         self.owner = owner
-        entries = .allocate(capacity: capacity)
+        let entries = UnsafeMutablePointer<Entry>.allocate(capacity: capacity)
         HugePages.advise(UnsafeMutableRawBufferPointer(start: entries, count: capacity * MemoryLayout<Entry>.stride))
         entries.initialize(repeating: Entry(), count: capacity)
+        slots = Slots(entries: entries, mask: capacity - 1)
     }
 
     deinit {
@@ -91,92 +92,99 @@ public final class TokenTable: @unchecked Sendable {
 
     /// Makes the table hold entries of the model identified by `model`: a
     /// private table used by another model is emptied first.
-    @inline(__always)
     func serve(_ model: AnyObject) {
-        if owner !== model { adopt(model) }
-    }
-
-    @inline(never)
-    private func adopt(_ model: AnyObject) {
+        guard owner !== model else { return }
         precondition(!isShared, "a shared TokenTable serves only the model that made it")
         entries.update(repeating: Entry(), count: capacity)
         owner = model
     }
 
-    /// The set of two slots a key may occupy: the newer entry first.
-    @inline(__always)
-    func set(_ key: UInt64) -> UnsafeMutablePointer<Entry> {
-        entries + (Int(truncatingIfNeeded: key) & mask & ~1)
-    }
+    /// The table's memory and what the hot path does with it. A plain value,
+    /// so threads sharing the table never touch the table object (and its
+    /// reference count) per tweet.
+    struct Slots {
+        let entries: UnsafeMutablePointer<Entry>
+        let mask: Int
 
-    /// Starts fetching the set of `key`.
-    @inline(__always)
-    func prefetch(_ key: UInt64) {
-        let set = self.set(key)
-        ctk_prefetch(set)
-        ctk_prefetch(UnsafeRawPointer(set) + 2 * MemoryLayout<Entry>.stride - 1)
-    }
-
-    /// Copies the entry of `key` into `entry`; false if the table has none.
-    @inline(__always)
-    func lookup(_ key: UInt64, into entry: inout Entry) -> Bool {
-        let set = self.set(key)
-        return read(set, key: key, into: &entry) || read(set + 1, key: key, into: &entry)
-    }
-
-    /// Keeps `entry` as the newer entry of its set; the set's newer entry
-    /// becomes the older one (the older one is dropped).
-    @inline(never)
-    func insert(_ entry: Entry) {
-        let set = self.set(entry.key)
-        var newer = Entry()
-        let newerKey = ctk_load_acquire(Self.lockWord(set))
-        if newerKey == 0 || newerKey == Self.busy || !read(set, key: newerKey, into: &newer) {
-            newer = Entry()
+        /// The set of two slots a key may occupy: the newer entry first.
+        @inline(__always)
+        func set(_ key: UInt64) -> UnsafeMutablePointer<Entry> {
+            entries + (Int(truncatingIfNeeded: key) & mask & ~1)
         }
-        if claim(set + 1) { publish(newer, in: set + 1) }
-        if claim(set) { publish(entry, in: set) }
-    }
 
-    // MARK: - The sequence lock of a slot
+        /// Starts fetching the set of `key`.
+        @inline(__always)
+        func prefetch(_ key: UInt64) {
+            let set = self.set(key)
+            ctk_prefetch(set)
+            ctk_prefetch(UnsafeRawPointer(set) + 2 * MemoryLayout<Entry>.stride - 1)
+        }
 
-    @inline(__always)
-    private static func lockWord(_ slot: UnsafeMutablePointer<Entry>) -> UnsafeMutablePointer<UInt64> {
-        UnsafeMutableRawPointer(slot).assumingMemoryBound(to: UInt64.self)
-    }
+        /// Copies the entry of `key` into `entry`; false if the table has none.
+        @inline(__always)
+        func lookup(_ key: UInt64, into entry: inout Entry) -> Bool {
+            let set = self.set(key)
+            return read(set, key: key, into: &entry) || read(set + 1, key: key, into: &entry)
+        }
 
-    /// Copies `slot` into `entry` if it holds `key`, and held it throughout.
-    @inline(__always)
-    private func read(_ slot: UnsafeMutablePointer<Entry>, key: UInt64, into entry: inout Entry) -> Bool {
-        let word = Self.lockWord(slot)
-        guard ctk_load_acquire(word) == key else { return false }
-        entry = slot.pointee
-        ctk_fence_acquire()
-        return ctk_load_acquire(word) == key
-    }
+        /// Keeps `entry` as the newer entry of its set; the set's newer entry
+        /// becomes the older one (the older one is dropped).
+        @inline(never)
+        func insert(_ entry: Entry) {
+            let set = self.set(entry.key)
+            var newer = Entry()
+            let newerKey = ctk_load_acquire(Self.lockWord(set))
+            if newerKey == 0 || newerKey == TokenTable.busy || !read(set, key: newerKey, into: &newer) {
+                newer = Entry()
+            }
+            if claim(set + 1) { publish(newer, in: set + 1) }
+            if claim(set) { publish(entry, in: set) }
+        }
 
-    /// Marks `slot` busy, unless another thread is writing it.
-    @inline(__always)
-    private func claim(_ slot: UnsafeMutablePointer<Entry>) -> Bool {
-        let word = Self.lockWord(slot)
-        let current = ctk_load_acquire(word)
-        return current != Self.busy && ctk_compare_exchange(word, current, Self.busy)
-    }
+        // MARK: The sequence lock of a slot
 
-    /// Writes `entry` into a claimed slot, its key last.
-    @inline(__always)
-    private func publish(_ entry: Entry, in slot: UnsafeMutablePointer<Entry>) {
-        var body = entry
-        body.key = Self.busy
-        slot.pointee = body
-        ctk_store_release(Self.lockWord(slot), entry.key)
+        @inline(__always)
+        private static func lockWord(_ slot: UnsafeMutablePointer<Entry>) -> UnsafeMutablePointer<UInt64> {
+            UnsafeMutableRawPointer(slot).assumingMemoryBound(to: UInt64.self)
+        }
+
+        /// Copies `slot` into `entry` if it holds `key`, and held it throughout.
+        @inline(__always)
+        private func read(_ slot: UnsafeMutablePointer<Entry>, key: UInt64, into entry: inout Entry) -> Bool {
+            let word = Self.lockWord(slot)
+            guard ctk_load_acquire(word) == key else { return false }
+            entry = slot.pointee
+            ctk_fence_acquire()
+            return ctk_load_acquire(word) == key
+        }
+
+        /// Marks `slot` busy, unless another thread is writing it.
+        @inline(__always)
+        private func claim(_ slot: UnsafeMutablePointer<Entry>) -> Bool {
+            let word = Self.lockWord(slot)
+            let current = ctk_load_acquire(word)
+            return current != TokenTable.busy && ctk_compare_exchange(word, current, TokenTable.busy)
+        }
+
+        /// Writes `entry` into a claimed slot, its key last.
+        @inline(__always)
+        private func publish(_ entry: Entry, in slot: UnsafeMutablePointer<Entry>) {
+            var body = entry
+            body.key = TokenTable.busy
+            slot.pointee = body
+            ctk_store_release(Self.lockWord(slot), entry.key)
+        }
     }
 }
 
 /// A workspace's side of the token table: the table (its own or shared) and
 /// the scratch of the tweet being scored. Not thread-safe: one per `Workspace`.
 final class TokenCache {
+    /// The table, kept alive; the hot path uses `slots`.
     let table: TokenTable
+    let slots: TokenTable.Slots
+    /// The model this workspace last checked the table against.
+    private var served: ObjectIdentifier?
     /// Scratch for one tweet: each token's key, and the weight-row offset of the
     /// bigram ending at it. Grown by `reserve`.
     private(set) var keys: UnsafeMutablePointer<UInt64>
@@ -185,6 +193,7 @@ final class TokenCache {
 
     init(table: TokenTable) {
         self.table = table
+        slots = table.slots
         scratchCapacity = 256
         keys = .allocate(capacity: scratchCapacity)
         bigramRows = .allocate(capacity: scratchCapacity)
@@ -193,6 +202,16 @@ final class TokenCache {
     deinit {
         keys.deallocate()
         bigramRows.deallocate()
+    }
+
+    /// Makes the table hold entries of `model` (see `TokenTable.serve`); the
+    /// table is consulted only when the model changes.
+    @inline(__always)
+    func serve(_ model: AnyObject) {
+        if served != ObjectIdentifier(model) {
+            table.serve(model)
+            served = ObjectIdentifier(model)
+        }
     }
 
     /// Makes the scratch hold `tokens` tokens.
