@@ -31,8 +31,10 @@ import CTokenizer
 /// entry, and publishes the key last; a reader copies an entry and keeps the
 /// copy only if the slot held the key it wanted both before and after. A
 /// writer that loses the race for a slot leaves it alone: its entry is used
-/// for the token at hand and not kept. Entries are a function of their key,
-/// so two writers of the same key write the same bytes.
+/// for the token at hand and not kept. An entry is a function of its key
+/// (two texts share a key only if their 64-bit hashes collide), so two
+/// writers of the same key write the same bytes, and a reader that meets a
+/// rewrite of its key mid-copy still copies that entry.
 public final class TokenTable: @unchecked Sendable {
     /// What one token contributes. 48 bytes; `key` first (the slot's lock word).
     struct Entry {
