@@ -118,7 +118,7 @@ public struct SentimentModel: Sendable {
     ///
     /// - Precondition: `table` was made by this model (`makeTokenTable`).
     public func makeWorkspace(sharing table: TokenTable, batchCapacity: Int = 256) -> Workspace {
-        precondition(table.owner === fused.identity, "a shared TokenTable serves only the model that made it")
+        table.serve(fused.identity)   // stops here if another model made the table
         return Workspace(batchCapacity: batchCapacity, table: table)
     }
 

@@ -45,6 +45,18 @@ enum Fixtures {
         try Trainer(options: smallOptions).train(sample).model
     }
 
+    /// `texts` (any bytes) through `classify(utf8:workspace:)`, each from a
+    /// buffer of its own.
+    static func classify(utf8 texts: [[UInt8]], _ model: SentimentModel, workspace: SentimentModel.Workspace) -> [Prediction] {
+        let copies = texts.map { bytes -> UnsafeRawBufferPointer in
+            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
+            copy.copyBytes(from: bytes)
+            return UnsafeRawBufferPointer(rebasing: copy[0..<bytes.count])
+        }
+        defer { copies.forEach { UnsafeMutableRawBufferPointer(mutating: $0).deallocate() } }
+        return model.classify(utf8: copies, workspace: workspace)
+    }
+
     /// A fresh temporary directory; the test removes it (`remove`) when done.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-tests-\(UUID().uuidString)")

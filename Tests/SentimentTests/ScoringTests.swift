@@ -58,14 +58,7 @@ struct ScoringTests {
     func utf8PathMatchesStrings() throws {
         let model = try Fixtures.smallModel()
         let raw: [[UInt8]] = Self.texts.map { Array($0.utf8) } + [[0xFF, 0xFE, 0x61], [0xE2, 0x82], [0xC0, 0xAF, 0x20, 0x3A, 0x29]]
-        let workspace = model.makeWorkspace()
-        let pointers = raw.map { bytes -> UnsafeRawBufferPointer in
-            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
-            copy.copyBytes(from: bytes)
-            return UnsafeRawBufferPointer(rebasing: copy[0..<bytes.count])
-        }
-        defer { pointers.forEach { UnsafeMutableRawBufferPointer(mutating: $0).deallocate() } }
-        let fast = model.classify(utf8: pointers, workspace: workspace)
+        let fast = Fixtures.classify(utf8: raw, model, workspace: model.makeWorkspace())
         #expect(fast.count == raw.count)
         let strings = raw.map { String(decoding: $0, as: UTF8.self) }
         #expect(Array(fast.prefix(Self.texts.count)) == model.classify(Array(strings.prefix(Self.texts.count))))

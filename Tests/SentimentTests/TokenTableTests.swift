@@ -11,14 +11,7 @@ struct TokenTableTests {
 
     /// `texts` through the UTF-8 fast path with `workspace`.
     private func classify(_ texts: [String], _ model: SentimentModel, workspace: SentimentModel.Workspace) -> [Prediction] {
-        let copies = texts.map { text -> UnsafeRawBufferPointer in
-            let bytes = Array(text.utf8)
-            let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 1)
-            copy.copyBytes(from: bytes)
-            return UnsafeRawBufferPointer(rebasing: copy[0..<bytes.count])
-        }
-        defer { copies.forEach { UnsafeMutableRawBufferPointer(mutating: $0).deallocate() } }
-        return model.classify(utf8: copies, workspace: workspace)
+        Fixtures.classify(utf8: texts.map { Array($0.utf8) }, model, workspace: workspace)
     }
 
     @Test("A workspace switched between two models scores each with its own weights")
