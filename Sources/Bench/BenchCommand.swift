@@ -25,7 +25,8 @@ struct BenchCommand: ParsableCommand {
               process/...       `sentiment classify` on both dumps, 1 core
                                 (taskset -c 0) and 2 cores, with peak RSS
               memory/...        the same on a 10x dump: is the peak flat?
-              peer/...          --peers: fastText and VADER on core 0
+              peer/...          --peers: fastText and VADER on core 0;
+                                fastText takes turns with process/plain
 
             Writes --json and --svg; prints a table and the issue's goals.
             Build both products in release first:
@@ -132,24 +133,32 @@ struct BenchCommand: ParsableCommand {
                             note: "SentimentModel.load(from:) in process (page cache warm)")
         }
 
+        // Peers: fastText is trained first and then takes turns with the plain dump's process runs.
+        var runner: Peers?
+        var fastText: PeerSession?
+        if peers {
+            runner = Peers(root: root, train: shared.appendingPathComponent("train.tsv").path,
+                           dev: shared.appendingPathComponent("dev.tsv").path, dump: dump,
+                           repeats: processRepeat, recorder: recorder)
+            try runner?.setUp()
+            fastText = try runner?.startFastText()
+        }
+
         // End to end.
+        var fastTextRuns: [(seconds: Double, cpuSeconds: Double)] = []
         if ProcessBenchmarks.names.contains(where: recorder.wants) {
             let classify = ClassifyProcess(executable: try ClassifyProcess.locate(sentiment), model: modelDirectory)
             let processes = ProcessBenchmarks(classify: classify, dump: dump, repeats: processRepeat, recorder: recorder)
-            try processes.endToEnd()
+            fastTextRuns = try processes.endToEnd(alongside: fastText)
             try processes.firstResult()
             if scale {
                 try processes.scale(corpus: corpus, factor: 10, work: work)
             }
         }
 
-        // Peers.
         var peerDetails: [String: JSONValue] = [:]
-        if peers {
-            var runner = Peers(root: root, train: shared.appendingPathComponent("train.tsv").path,
-                               dev: shared.appendingPathComponent("dev.tsv").path, dump: dump,
-                               repeats: processRepeat, recorder: recorder)
-            try runner.run()
+        if var runner {
+            try runner.run(fastText: fastText, runs: fastTextRuns)
             peerDetails = runner.details.mapValues(JSONValue.init)
         }
 

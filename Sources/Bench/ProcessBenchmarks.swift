@@ -16,8 +16,12 @@ struct ProcessBenchmarks {
     ///
     /// The one-core and two-core runs of a dump take turns (1, 2, 1, 2, …), so
     /// the other tenants' load on this shared machine weighs on both alike and
-    /// the ratio of their medians is not the ratio of two quiet spells.
-    func endToEnd() throws {
+    /// the ratio of their medians is not the ratio of two quiet spells. A peer
+    /// session given as `peer` takes its turn after each round of the plain
+    /// dump's runs (1, 2, peer, 1, 2, peer, …); its timings are returned.
+    @discardableResult
+    func endToEnd(alongside peer: PeerSession? = nil) throws -> [(seconds: Double, cpuSeconds: Double)] {
+        var peerRuns: [(seconds: Double, cpuSeconds: Double)] = []
         let forms = [("plain", dump.plain, dump.plainTweets, dump.plainBytes), ("jsonl", dump.jsonl, dump.jsonlTweets, dump.jsonlBytes)]
         let pairs = forms.map { form, input, tweets, bytes in
             [1, 2].map { Run(form: form, input: input, tweets: tweets, bytes: bytes, threads: $0) }
@@ -30,11 +34,14 @@ struct ProcessBenchmarks {
             }
             recorder.begin()
             var measured = runs.map { _ in Measured() }
+            let turns = pair.first?.form == "plain" ? peer : nil
+            if let turns { writeToStandardError("bench: \(turns.name) takes a turn after each round\n") }
             for _ in 0..<repeats {
                 for (k, run) in runs.enumerated() {
                     let (child, line) = try classify.run(input: run.input, threads: run.threads, pinned: run.pinned)
                     measured[k].add(child, summary: line)
                 }
+                if let turns { peerRuns.append(try turns.time()) }
             }
             for (run, m) in zip(runs, measured) {
                 recorder.record(run.name, group: "process", threads: run.threads, items: run.tweets, bytes: run.bytes,
@@ -42,6 +49,7 @@ struct ProcessBenchmarks {
                                 note: "stdout to /dev/null; runs interleaved with the other thread count's; \(m.summary)")
             }
         }
+        return peerRuns
     }
 
     /// One `sentiment classify` configuration of `endToEnd`.

@@ -84,7 +84,7 @@ enum ChildProcess {
         return (first, wait(pid, start: start))
     }
 
-    private static func spawn(_ arguments: [String], actions: inout posix_spawn_file_actions_t,
+    static func spawn(_ arguments: [String], actions: inout posix_spawn_file_actions_t,
                               environment: [String: String]) throws -> pid_t {
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
@@ -102,7 +102,8 @@ enum ChildProcess {
         return pid
     }
 
-    private static func wait(_ pid: pid_t, start: Double) -> ChildRun {
+    /// Waits for `pid` (spawned at `start`) and reads its own resource usage.
+    static func wait(_ pid: pid_t, start: Double) -> ChildRun {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}

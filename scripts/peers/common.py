@@ -60,6 +60,33 @@ def time_runs(body, repeats, warmup=1):
     return seconds, cpu_seconds
 
 
+def serve(body, warmup=1):
+    """Like time_runs, but one timed run each time a line "run" arrives on
+    stdin, so the caller can interleave these runs with its own. Prints
+    {"ready": true} after the warm-up and {"seconds": s, "cpu_seconds": c}
+    after each run, one JSON line each; returns both lists at end of input."""
+    for _ in range(warmup):
+        body()
+    emit(dict(ready=True))
+    seconds, cpu_seconds = [], []
+    for line in sys.stdin:
+        if line.strip() != "run":
+            raise SystemExit(f"peer: expected 'run' on stdin, got {line.strip()!r}")
+        start, cpu_start = time.perf_counter(), time.process_time()
+        body()
+        seconds.append(time.perf_counter() - start)
+        cpu_seconds.append(time.process_time() - cpu_start)
+        emit(dict(seconds=seconds[-1], cpu_seconds=cpu_seconds[-1]))
+    return seconds, cpu_seconds
+
+
+def emit(message):
+    """One JSON line on stdout, flushed (the reader waits for it)."""
+    json.dump(message, sys.stdout)
+    sys.stdout.write("\n")
+    sys.stdout.flush()
+
+
 def affinity():
     try:
         return sorted(os.sched_getaffinity(0))
@@ -75,8 +102,7 @@ def report(result):
     """One JSON object on stdout; progress went to stderr."""
     result["cores"] = affinity()
     result["peak_rss_mb"] = round(peak_rss_mb(), 1)
-    json.dump(result, sys.stdout)
-    sys.stdout.write("\n")
+    emit(result)
 
 
 def log(message):

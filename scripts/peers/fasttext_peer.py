@@ -5,6 +5,9 @@ lines already decoded in memory), one thread.
 
 Prints one JSON object: tweets, seconds of each run, tweets_per_second (median),
 the training time and settings, and accuracy / macro recall on the dev split.
+With --serve it times one run each time "run" arrives on stdin (see
+common.serve), so Bench can take turns with its own runs, and prints the same
+object at end of input.
 
     taskset -c 0 .venv-peers/bin/python scripts/peers/fasttext_peer.py \
         --train ../shared/data/semeval/train.tsv --dev ../shared/data/semeval/dev.tsv \
@@ -17,7 +20,7 @@ import time
 
 import fasttext
 
-from common import log, macro_recall, median, read_lines, read_tsv, report, time_runs
+from common import log, macro_recall, median, read_lines, read_tsv, report, serve, time_runs
 
 
 def main():
@@ -26,6 +29,7 @@ def main():
     parser.add_argument("--dev")
     parser.add_argument("--dump", required=True)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--serve", action="store_true", help="time one run per 'run' line on stdin instead of --repeat runs")
     parser.add_argument("--k", type=int, default=3, help="labels per prediction (3 = every class's probability, as we output)")
     # Settings: fastText's supervised defaults except the ones that help tweets
     # (bigrams, more epochs, a higher rate) and dim 50 instead of 100 (half the
@@ -61,9 +65,14 @@ def main():
                    macro_recall=macro_recall(gold, predicted))
 
     lines = read_lines(args.dump)
-    log(f"fastText: predicting {len(lines)} tweets, k={args.k}, {args.repeat} runs after a warm-up")
     # One call over the whole list: fastText's C++ batch path (multilinePredict), one thread.
-    seconds, cpu_seconds = time_runs(lambda: model.predict(lines, k=args.k), args.repeat, warmup=1)
+    predict = lambda: model.predict(lines, k=args.k)
+    if args.serve:
+        log(f"fastText: predicting {len(lines)} tweets, k={args.k}, one run per request after a warm-up")
+        seconds, cpu_seconds = serve(predict, warmup=1)
+    else:
+        log(f"fastText: predicting {len(lines)} tweets, k={args.k}, {args.repeat} runs after a warm-up")
+        seconds, cpu_seconds = time_runs(predict, args.repeat, warmup=1)
     report(dict(peer="fastText", version=getattr(fasttext, "__version__", "0.9.2 (fasttext-wheel)"),
                 method=f"model.predict(list, k={args.k}) (C++ batch predict, one thread)",
                 settings=settings, train_seconds=train_seconds, tweets=len(lines), sampled=False,
