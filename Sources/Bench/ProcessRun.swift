@@ -84,8 +84,9 @@ enum ChildProcess {
         return (first, wait(pid, start: start))
     }
 
+    /// Starts `arguments` (looked up in PATH) with `actions` on its streams.
     static func spawn(_ arguments: [String], actions: inout posix_spawn_file_actions_t,
-                              environment: [String: String]) throws -> pid_t {
+                      environment: [String: String]) throws -> pid_t {
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]

@@ -51,13 +51,15 @@ def time_runs(body, repeats, warmup=1):
     seconds are the steadier figure."""
     for _ in range(warmup):
         body()
-    seconds, cpu_seconds = [], []
-    for _ in range(repeats):
-        start, cpu_start = time.perf_counter(), time.process_time()
-        body()
-        seconds.append(time.perf_counter() - start)
-        cpu_seconds.append(time.process_time() - cpu_start)
-    return seconds, cpu_seconds
+    runs = [time_once(body) for _ in range(repeats)]
+    return [s for s, _ in runs], [c for _, c in runs]
+
+
+def time_once(body):
+    """(wall-clock seconds, CPU seconds) of one run of body()."""
+    start, cpu_start = time.perf_counter(), time.process_time()
+    body()
+    return time.perf_counter() - start, time.process_time() - cpu_start
 
 
 def serve(body, warmup=1):
@@ -72,11 +74,10 @@ def serve(body, warmup=1):
     for line in sys.stdin:
         if line.strip() != "run":
             raise SystemExit(f"peer: expected 'run' on stdin, got {line.strip()!r}")
-        start, cpu_start = time.perf_counter(), time.process_time()
-        body()
-        seconds.append(time.perf_counter() - start)
-        cpu_seconds.append(time.process_time() - cpu_start)
-        emit(dict(seconds=seconds[-1], cpu_seconds=cpu_seconds[-1]))
+        wall, cpu = time_once(body)
+        seconds.append(wall)
+        cpu_seconds.append(cpu)
+        emit(dict(seconds=wall, cpu_seconds=cpu))
     return seconds, cpu_seconds
 
 
