@@ -28,21 +28,9 @@ final class PeerSession {
         self.name = name
         self.log = log
         timeReport = FileManager.default.temporaryDirectory.appendingPathComponent("bench-peer-time-\(getpid()).txt").path
-        var input: [Int32] = [0, 0], output: [Int32] = [0, 0]
-        guard pipe(&input) == 0, pipe(&output) == 0 else { throw BenchError("pipe: \(String(cString: strerror(errno)))") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        for fd in input + output { posix_spawn_file_actions_addclose(&actions, fd) }
         start = monotonicSeconds()
-        pid = try ChildProcess.spawn([time, "-f", "%M", "-o", timeReport] + arguments, actions: &actions, environment: environment)
-        close(input[0])
-        close(output[1])
-        toChild = input[1]
-        fromChild = output[0]
+        (pid, toChild, fromChild) = try ChildProcess.spawnPiped([time, "-f", "%M", "-o", timeReport] + arguments,
+                                                               stderr: log, environment: environment)
         guard try message()["ready"] as? Bool == true else { throw failure("no ready line") }
     }
 

@@ -59,33 +59,47 @@ enum ChildProcess {
     /// `arguments` with `input` on a pipe to its standard input, and returns the
     /// seconds until its first output byte arrives, then waits for it to end.
     static func timeToFirstOutput(_ arguments: [String], input: [UInt8], environment: [String: String] = [:]) throws -> (seconds: Double, run: ChildRun) {
-        var toChild: [Int32] = [0, 0], fromChild: [Int32] = [0, 0]
-        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else { throw BenchError("pipe: \(String(cString: strerror(errno)))") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        for fd in toChild + fromChild { posix_spawn_file_actions_addclose(&actions, fd) }
-
         let start = monotonicSeconds()
-        let pid = try spawn(arguments, actions: &actions, environment: environment)
-        close(toChild[0])
-        close(fromChild[1])
-        input.withUnsafeBytes { _ = write(toChild[1], $0.baseAddress, $0.count) }
-        close(toChild[1])
+        let (pid, toChild, fromChild) = try spawnPiped(arguments, stderr: "/dev/null", environment: environment)
+        input.withUnsafeBytes { _ = write(toChild, $0.baseAddress, $0.count) }
+        close(toChild)
         var byte: UInt8 = 0
-        _ = read(fromChild[0], &byte, 1)
+        _ = read(fromChild, &byte, 1)
         let first = monotonicSeconds() - start
         var sink = [UInt8](repeating: 0, count: 1 << 16)
-        while read(fromChild[0], &sink, sink.count) > 0 {}
-        close(fromChild[0])
+        while read(fromChild, &sink, sink.count) > 0 {}
+        close(fromChild)
         return (first, wait(pid, start: start))
     }
 
+    /// Starts `arguments` with pipes on its standard input and output and
+    /// `stderr` (a file) as its standard error: the process, the write end of
+    /// its input and the read end of its output, for the caller to close.
+    static func spawnPiped(_ arguments: [String], stderr: String,
+                           environment: [String: String]) throws -> (pid: pid_t, toChild: Int32, fromChild: Int32) {
+        var input: [Int32] = [0, 0], output: [Int32] = [0, 0]
+        guard pipe(&input) == 0, pipe(&output) == 0 else { throw BenchError("pipe: \(String(cString: strerror(errno)))") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, output[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        for fd in input + output { posix_spawn_file_actions_addclose(&actions, fd) }
+        let pid: pid_t
+        do {
+            pid = try spawn(arguments, actions: &actions, environment: environment)
+        } catch {
+            for fd in input + output { close(fd) }
+            throw error
+        }
+        close(input[0])
+        close(output[1])
+        return (pid, input[1], output[0])
+    }
+
     /// Starts `arguments` (looked up in PATH) with `actions` on its streams.
-    static func spawn(_ arguments: [String], actions: inout posix_spawn_file_actions_t,
+    private static func spawn(_ arguments: [String], actions: inout posix_spawn_file_actions_t,
                       environment: [String: String]) throws -> pid_t {
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value }
