@@ -101,7 +101,7 @@ final class TweetsCommandTests {
         let db = try freshDatabase()
         _ = try sentiment(["import", archive, "--db", db])
         let run = try sentiment(["tweets", "sunnydays", "--format", "jsonl", "--limit", "2", "--db", db,
-                                 "--api-url", "http://127.0.0.1:1"], environment: ["X_BEARER_TOKEN": "test-token"])
+                                 "--api-url", "http://127.0.0.1:1", "--retries", "0"], environment: ["X_BEARER_TOKEN": "test-token"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try run.records().count == 2)
         #expect(run.stderr.contains("out of date"), "\(run.stderr)")
@@ -110,11 +110,19 @@ final class TweetsCommandTests {
 
     @Test("When the X API cannot be reached and nothing is stored, exit 69 with a one-line reason")
     func unreachableUpstreamWithNothingStored() throws {
-        let run = try sentiment(["tweets", "sunnydays", "--db", try freshDatabase(), "--api-url", "http://127.0.0.1:1"],
+        let run = try sentiment(["tweets", "sunnydays", "--db", try freshDatabase(), "--api-url", "http://127.0.0.1:1",
+                                 "--retries", "0"],
                                 environment: ["X_BEARER_TOKEN": "test-token"])
         #expect(run.status == 69, "\(run.stderr)")
         #expect(run.output.isEmpty)
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    }
+
+    @Test("A retry count outside 0 to 10 is a usage error, exit 64", arguments: ["-1", "11", "two"])
+    func retriesOutOfRange(_ retries: String) throws {
+        let run = try sentiment(["tweets", "sunnydays", "--db", try freshDatabase(), "--retries", retries])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("--retries") || run.stderr.contains("retries"), "\(run.stderr)")
     }
 
     @Test("A missing archive exits 66")

@@ -74,4 +74,19 @@ struct RetryPolicyTests {
         #expect(script.attempts == 1)
         #expect(sleeper.sleeps.isEmpty)
     }
+
+    @Test("Back-off doubles from 4 s for each retry asked for, and zero retries is no waiting at all")
+    func backoffDelays() async throws {
+        #expect(RetryPolicy.backoff(retries: 3).delays == [.seconds(4), .seconds(8), .seconds(16)])
+        #expect(RetryPolicy.backoff(retries: 2) == .standard)
+        #expect(RetryPolicy.backoff(retries: 0) == .none)
+
+        let sleeper = VirtualSleeper()
+        let script = Script([.timeout, .rateLimited(resetAt: referenceDate + 5)])
+        await #expect(throws: TweetSourceFailure.timeout) {
+            try await RetryPolicy.backoff(retries: 0).run(sleeper: sleeper, logger: testLogger) { try script.attempt() }
+        }
+        #expect(script.attempts == 1)
+        #expect(sleeper.sleeps.isEmpty)
+    }
 }

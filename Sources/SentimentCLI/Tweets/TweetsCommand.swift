@@ -13,8 +13,9 @@ struct TweetsCommand: AsyncParsableCommand {
             ~/.config/swift-sentiment/x-bearer-token), or from an archive with \
             --archive, and are kept in the tweet database: each tweet is \
             classified once per model version. When the X API fails, the stored \
-            tweets are shown and a note goes to standard error (exit 0). With \
-            --offline the database alone answers.
+            tweets are shown and a note goes to standard error (exit 0); a \
+            connection error, timeout or 5xx is first retried --retries times \
+            (after 4 s, then 8 s). With --offline the database alone answers.
 
             Pretty output shows 😃 happy, 😐 neutral, 😔 sad, or 🌐 for a language \
             the model does not support, a date, and the text in the theme's colour \
@@ -54,12 +55,17 @@ struct TweetsCommand: AsyncParsableCommand {
     @Flag(help: "Answer from the database alone, without touching the network.")
     var offline = false
 
+    @Option(help: ArgumentHelp("Retries of a failed X API request, after 4 s, 8 s, 16 s, … (0: answer from the database at once).",
+                               valueName: "n"))
+    var retries: Int = 2
+
     @OptionGroup var database: DatabaseOptions
     @OptionGroup var modelOptions: ModelOptions
 
     func validate() throws {
         guard User.isValidUsername(username) else { throw ValidationError("not a username: \(username)") }
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
+        guard (0...10).contains(retries) else { throw ValidationError("--retries must be between 0 and 10") }
         if offline, archive != nil { throw ValidationError("--offline and --archive cannot be combined") }
     }
 
@@ -91,7 +97,7 @@ struct TweetsCommand: AsyncParsableCommand {
                 try await show(TweetService(store: store, source: source, classifier: model, logger: logger))
                 return
             }
-            let configuration = XAPIConfiguration(baseURL: baseURL, bearerToken: token)
+            let configuration = XAPIConfiguration(baseURL: baseURL, bearerToken: token, retryPolicy: .backoff(retries: retries))
             try await XAPIClient.withClient(configuration: configuration, logger: logger) { client in
                 try await show(TweetService(store: store, source: client, classifier: model, logger: logger))
             }

@@ -19,7 +19,15 @@ public struct RetryPolicy: Sendable, Hashable {
     public var maximumRateLimitWait: Duration
 
     /// 2 retries after 4 s and 8 s; rate-limit waits up to 10 s.
-    public static let standard = RetryPolicy(delays: [.seconds(4), .seconds(8)], maximumRateLimitWait: .seconds(10))
+    public static let standard = backoff(retries: 2)
+
+    /// `retries` retries after 4 s, 8 s, 16 s, … (doubling); rate-limit waits up
+    /// to 10 s, or none at all when `retries` is 0 (``none``).
+    public static func backoff(retries: Int) -> RetryPolicy {
+        precondition(retries >= 0, "retries cannot be negative")
+        guard retries > 0 else { return .none }
+        return RetryPolicy(delays: (0..<retries).map { .seconds(4 << min($0, 20)) }, maximumRateLimitWait: .seconds(10))
+    }
 
     /// No retries and no waiting.
     public static let none = RetryPolicy(delays: [], maximumRateLimitWait: .zero)

@@ -224,9 +224,14 @@ public actor XAPIClient: TweetSource {
 
 extension XAPIClient {
     /// The HTTP client settings ``withClient(configuration:sleeper:logger:_:)`` uses:
-    /// 5 s to connect, 10 s without a byte while reading.
-    public static var httpConfiguration: HTTPClient.Configuration {
-        HTTPClient.Configuration(timeout: .init(connect: .seconds(5), read: .seconds(10)))
+    /// 5 s to connect, 10 s without a byte while reading. Under a policy with
+    /// retries, a refused connection is tried again until the 5 s are up
+    /// (`retryConnectionEstablishment`); under ``RetryPolicy/none`` it fails
+    /// the request at once, so "no retries" means no waiting.
+    public static func httpConfiguration(retryPolicy: RetryPolicy) -> HTTPClient.Configuration {
+        var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(5), read: .seconds(10)))
+        configuration.connectionPool.retryConnectionEstablishment = !retryPolicy.delays.isEmpty
+        return configuration
     }
 
     /// Runs `body` with a client over a new `HTTPClient`, shut down when `body` returns or throws.
@@ -242,7 +247,7 @@ extension XAPIClient {
         logger: Logger,
         _ body: (XAPIClient) async throws -> Result
     ) async throws -> Result {
-        try await HTTPClient.withHTTPClient(configuration: httpConfiguration) { http in
+        try await HTTPClient.withHTTPClient(configuration: httpConfiguration(retryPolicy: configuration.retryPolicy)) { http in
             try await body(XAPIClient(configuration: configuration, httpClient: http, sleeper: sleeper, logger: logger))
         }
     }
