@@ -17,6 +17,7 @@ struct SentimentCommand: AsyncParsableCommand {
               echo 'worst day ever :(' | sentiment classify --format tsv
               sentiment classify --help
             """,
+        version: "1.0.0",
         subcommands: [
             ClassifyCommand.self,
             TrainCommand.self,

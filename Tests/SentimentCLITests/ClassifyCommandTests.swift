@@ -336,4 +336,11 @@ struct ClassifyCommandTests {
         #expect(run.output.contains("classify"))
         #expect(run.output.contains("Examples:"))
     }
+
+    @Test("sentiment --version prints the version and nothing else")
+    func version() throws {
+        let run = try SentimentExecutable.run(["--version"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.output == "1.0.0\n")
+    }
 }
