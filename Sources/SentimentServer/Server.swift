@@ -29,9 +29,7 @@ public enum Server {
     ) async throws {
         do {
             let store = try TweetStore(path: configuration.databasePath, logger: logger)
-            try await HTTPClient.withHTTPClient(
-                configuration: XAPIClient.httpConfiguration(retryPolicy: configuration.retryPolicy)
-            ) { http in
+            try await HTTPClient.withHTTPClient(configuration: XAPIClient.httpConfiguration) { http in
                 let source = ServerServices.makeSource(configuration: configuration, httpClient: http, metrics: metrics,
                                                        logger: logger)
                 let services = ServerServices(classifier: classifier, store: store, source: source, metrics: metrics)

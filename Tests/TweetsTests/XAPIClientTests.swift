@@ -129,6 +129,27 @@ struct XAPIClientTests {
         }
     }
 
+    @Test("A refused connection fails each attempt at once and is retried by the policy alone")
+    func refusedConnection() async throws {
+        // The HTTP client's own retries of connection establishment are off, or each
+        // attempt would take the whole 5 s connect timeout before the policy's waits.
+        #expect(XAPIClient.httpConfiguration.connectionPool.retryConnectionEstablishment == false)
+        let sleeper = VirtualSleeper()
+        let configuration = XAPIConfiguration(baseURL: URL(string: "http://127.0.0.1:1")!, bearerToken: Self.token)
+        try await XAPIClient.withClient(configuration: configuration, sleeper: sleeper, logger: testLogger) { client in
+            await #expect {
+                try await client.user(username: "alice")
+            } throws: { error in
+                // The system's words for the errno, not the socket layer's.
+                if case .connection(let reason) = error as? TweetSourceFailure {
+                    return reason == "Connection refused (errno \(ECONNREFUSED))"
+                }
+                return false
+            }
+        }
+        #expect(sleeper.sleeps == [.seconds(4), .seconds(8)])
+    }
+
     @Test("A request with no answer times out")
     func timeout() async throws {
         try await withClient(retry: .none, timeout: .milliseconds(300), { _, _ in .hang }) { client, _, _ in

@@ -179,6 +179,12 @@ public actor XAPIClient: TweetSource {
         if error is NIOTooManyBytesError {
             return .malformedResponse("response body larger than \(maximumBodySize) bytes")
         }
+        if let error = error as? IOError {
+            // The system's words for the errno ("Connection refused"), without
+            // the socket layer's wording around them.
+            let reason = strerror(error.errnoCode).map { String(cString: $0) } ?? "error"
+            return .connection("\(reason) (errno \(error.errnoCode))")
+        }
         return .connection(String(describing: error))
     }
 
@@ -224,13 +230,14 @@ public actor XAPIClient: TweetSource {
 
 extension XAPIClient {
     /// The HTTP client settings ``withClient(configuration:sleeper:logger:_:)`` uses:
-    /// 5 s to connect, 10 s without a byte while reading. Under a policy with
-    /// retries, a refused connection is tried again until the 5 s are up
-    /// (`retryConnectionEstablishment`); under ``RetryPolicy/none`` it fails
-    /// the request at once, so "no retries" means no waiting.
-    public static func httpConfiguration(retryPolicy: RetryPolicy) -> HTTPClient.Configuration {
+    /// 5 s to connect, 10 s without a byte while reading. A refused connection
+    /// fails the attempt at once (`retryConnectionEstablishment` off): the
+    /// ``RetryPolicy`` alone decides whether and when to try again, so a user
+    /// waits the policy's 4 s and 8 s, not another 5 s of the HTTP client's own
+    /// retries inside each attempt.
+    public static var httpConfiguration: HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(5), read: .seconds(10)))
-        configuration.connectionPool.retryConnectionEstablishment = !retryPolicy.delays.isEmpty
+        configuration.connectionPool.retryConnectionEstablishment = false
         return configuration
     }
 
@@ -247,7 +254,7 @@ extension XAPIClient {
         logger: Logger,
         _ body: (XAPIClient) async throws -> Result
     ) async throws -> Result {
-        try await HTTPClient.withHTTPClient(configuration: httpConfiguration(retryPolicy: configuration.retryPolicy)) { http in
+        try await HTTPClient.withHTTPClient(configuration: httpConfiguration) { http in
             try await body(XAPIClient(configuration: configuration, httpClient: http, sleeper: sleeper, logger: logger))
         }
     }
