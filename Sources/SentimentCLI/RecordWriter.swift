@@ -23,9 +23,10 @@ enum OutputFormat: String, CaseIterable, Sendable {
 ///     {"line":6,…,"lang":"en","warning":"invalid UTF-8"}
 ///     {"line":4,"error":"malformed JSON: unexpected end of input at byte 17"}
 ///
-/// TSV and CSV: the header `line id label negative neutral positive score lang error`
+/// TSV and CSV: the header `line id label negative neutral positive score lang error warning`
 /// and one row per record; `label` is empty for an unsupported language,
-/// everything but `line`, `id` and `error` is empty for an error.
+/// everything but `line`, `id` and `error` is empty for an error, and `warning`
+/// is "invalid UTF-8" where JSON Lines has that warning.
 struct RecordWriter {
     let format: OutputFormat
 
@@ -33,8 +34,8 @@ struct RecordWriter {
     func writeHeader(into out: ByteBuffer) {
         switch format {
         case .jsonl: break
-        case .tsv: out.append("line\tid\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\n" as StaticString)
-        case .csv: out.append("line,id,label,negative,neutral,positive,score,lang,error\n" as StaticString)
+        case .tsv: out.append("line\tid\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\twarning\n" as StaticString)
+        case .csv: out.append("line,id,label,negative,neutral,positive,score,lang,error,warning\n" as StaticString)
         }
     }
 
@@ -130,6 +131,7 @@ struct RecordWriter {
             for _ in 0..<6 { out.append(separator) }  // label … lang
             var message = record.errorMessage(scratch: scratch) ?? "not classified"
             message.withUTF8 { field(UnsafeRawBufferPointer($0)) }
+            out.append(separator)  // warning
             out.append(UInt8(ascii: "\n"))
             return
         }
@@ -144,7 +146,9 @@ struct RecordWriter {
         out.appendFixed4(prediction.score)
         out.append(separator)
         appendLanguage(prediction.language, out, field)
+        out.append(separator)  // error
         out.append(separator)
+        if record.invalidUTF8 { out.append("invalid UTF-8" as StaticString) }
         out.append(UInt8(ascii: "\n"))
     }
 

@@ -134,6 +134,17 @@ struct ClassifyCommandTests {
         #expect(records[0]["label"] as? String == "positive")
     }
 
+    @Test("TSV and CSV carry the invalid UTF-8 warning in their last column", arguments: ["tsv", "csv"])
+    func invalidUTF8Delimited(format: String) throws {
+        let run = try classify(["--format", format, fixture("invalid-utf8.txt")])
+        #expect(run.status == 0)
+        let separator: Character = format == "tsv" ? "\t" : ","
+        let rows = run.outputLines.map { $0.split(separator: separator, omittingEmptySubsequences: false) }
+        try #require(rows.count == 4, "\(run.output)")
+        #expect(rows[0].last == "warning")
+        #expect(rows.dropFirst().map { $0.last } == ["invalid UTF-8", "invalid UTF-8", ""])
+    }
+
     @Test("A line over 1 MiB is an error record and the lines around it are kept")
     func hugeLine() throws {
         var input = Data("I love this!!! 😍\n".utf8)
@@ -256,11 +267,11 @@ struct ClassifyCommandTests {
         #expect(run.status == 65)
         let lines = run.outputLines
         try #require(lines.count == 4)
-        #expect(lines[0] == "line\tid\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror")
-        #expect(lines[1].wholeMatch(of: #/1\t\tpositive\t0\.\d{4}\t0\.\d{4}\t[01]\.\d{4}\t-?[01]\.\d{4}\ten\t/#) != nil, "\(lines[1])")
+        #expect(lines[0] == "line\tid\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\twarning")
+        #expect(lines[1].wholeMatch(of: #/1\t\tpositive\t0\.\d{4}\t0\.\d{4}\t[01]\.\d{4}\t-?[01]\.\d{4}\ten\t\t/#) != nil, "\(lines[1])")
         #expect(lines[2].hasPrefix("2\ta\\tb\tnegative\t"))
-        #expect(lines[3] == "3\t7\t\t\t\t\t\t\tno text field")
-        #expect(lines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 9 })
+        #expect(lines[3] == "3\t7\t\t\t\t\t\t\tno text field\t")
+        #expect(lines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 10 })
     }
 
     @Test("CSV has the header and quotes fields per RFC 4180")
@@ -270,16 +281,16 @@ struct ClassifyCommandTests {
         #expect(run.status == 65)
         let lines = run.outputLines
         try #require(lines.count == 3)
-        #expect(lines[0] == "line,id,label,negative,neutral,positive,score,lang,error")
+        #expect(lines[0] == "line,id,label,negative,neutral,positive,score,lang,error,warning")
         #expect(lines[1].hasPrefix(#"1,"a,""b""",positive,0."#))
-        #expect(lines[1].hasSuffix(",en,"))
-        #expect(lines[2] == #"2,,,,,,,,"malformed JSON: unexpected character ',' at byte 12""#)
+        #expect(lines[1].hasSuffix(",en,,"))
+        #expect(lines[2] == #"2,,,,,,,,"malformed JSON: unexpected character ',' at byte 12","#)
     }
 
     @Test("TSV and CSV of empty input are just the header")
     func emptyDelimited() throws {
-        #expect(try classify(["--format", "tsv"], input: "").output == "line\tid\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\n")
-        #expect(try classify(["--format", "csv"], input: "").output == "line,id,label,negative,neutral,positive,score,lang,error\n")
+        #expect(try classify(["--format", "tsv"], input: "").output == "line\tid\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\twarning\n")
+        #expect(try classify(["--format", "csv"], input: "").output == "line,id,label,negative,neutral,positive,score,lang,error,warning\n")
     }
 
     // MARK: - Threads

@@ -89,10 +89,10 @@ struct RecordWriterTests {
             (TweetRecord(line: 3, problem: .emptyLine), nil),
         ], header: true)
         #expect(text == """
-            line\tid\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror
-            1\tx\\ty\\\\z\tpositive\t0.0123\t0.1034\t0.8843\t0.8720\ten\t
-            2\tx\\ty\\\\z\t\t0.2000\t0.5000\t0.3000\t0.1000\tes\t
-            3\tx\\ty\\\\z\t\t\t\t\t\t\tempty line
+            line\tid\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\twarning
+            1\tx\\ty\\\\z\tpositive\t0.0123\t0.1034\t0.8843\t0.8720\ten\t\t
+            2\tx\\ty\\\\z\t\t0.2000\t0.5000\t0.3000\t0.1000\tes\t\t
+            3\tx\\ty\\\\z\t\t\t\t\t\t\tempty line\t
 
             """)
     }
@@ -103,13 +103,13 @@ struct RecordWriterTests {
     ])
     func csvQuoting(id: String, field: String) {
         let text = format(.csv, id: Array(id.utf8), [(TweetRecord(line: 1, problem: .emptyText), nil)])
-        #expect(text == "1,\(field),,,,,,,empty text\n")
+        #expect(text == "1,\(field),,,,,,,empty text,\n")
     }
 
     @Test("CSV header and a classified row")
     func csvRow() {
         #expect(format(.csv, [(TweetRecord(line: 9), positive)], header: true)
-            == "line,id,label,negative,neutral,positive,score,lang,error\n9,,positive,0.0123,0.1034,0.8843,0.8720,en,\n")
+            == "line,id,label,negative,neutral,positive,score,lang,error,warning\n9,,positive,0.0123,0.1034,0.8843,0.8720,en,,\n")
     }
 
     // MARK: - Summary
