@@ -20,6 +20,12 @@ struct ExplainCommand: ParsableCommand {
     @Option(help: "Features to list per class.")
     var limit: Int = 8
 
+    func validate() throws {
+        // `classify` answers an empty line with an error record; there is nothing to explain either.
+        guard text.contains(where: { !$0.isWhitespace }) else { throw ValidationError("nothing to explain: the text is empty") }
+        guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
+    }
+
     func run() throws {
         let model = try modelOptions.loadModel()
         let explanation = model.explain(text, limit: limit)

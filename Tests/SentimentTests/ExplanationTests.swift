@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import Sentiment
+
+/// `SentimentModel.explain` on the shipped model: the pushes it lists are the
+/// model's own arithmetic, not a story told beside it.
+@Suite("Explanations on the shipped model")
+struct ExplanationTests {
+    static let model: SentimentModel? = try? SentimentModel.loadDefault()
+
+    static let texts = [
+        "the food was great but the service was awful :(",
+        "This movie was not bad at all",
+        "I love this, best day ever!!! 😍",
+        "The store opens at 9 on Saturday #shopping @mall http://example.com",
+    ]
+
+    @Test("Every feature's pushes and the bias add up to the scores behind the probabilities", arguments: texts)
+    func pushesAddUpToTheScores(text: String) throws {
+        let model = try #require(Self.model, "Models/default must load")
+        let explanation = model.explain(text, limit: 100_000)
+        // A feature is listed under every class it pushes towards; count it once.
+        var total = [0.0, 0.0, 0.0]
+        var seen = Set<String>()
+        for label in SentimentLabel.allCases {
+            for contribution in explanation.strongest[label] ?? [] where seen.insert(contribution.feature).inserted {
+                for c in 0..<3 { total[c] += contribution.push[SentimentLabel.allCases[c]] }
+            }
+        }
+        let bias = model.weights.bias.map(Double.init)
+        let biasMean = bias.reduce(0, +) / 3
+        // p = softmax(z / T), so T·(log p − mean log p) is z − mean z.
+        let p = explanation.prediction.probabilities
+        let logs = [p.negative, p.neutral, p.positive].map { Foundation.log($0) }
+        let logMean = logs.reduce(0, +) / 3
+        let temperature = model.manifest.decision.temperature
+        for c in 0..<3 {
+            let score = temperature * (logs[c] - logMean)
+            #expect(abs(score - (total[c] + bias[c] - biasMean)) < 1e-3, "class \(c): \(score) vs \(total[c] + bias[c] - biasMean)")
+        }
+    }
+
+    @Test("Each class lists at most `limit` features, strongest first, each pushing towards it")
+    func listsAreOrderedAndCapped() throws {
+        let model = try #require(Self.model, "Models/default must load")
+        let explanation = model.explain(Self.texts[0], limit: 5)
+        for label in SentimentLabel.allCases {
+            let list = try #require(explanation.strongest[label])
+            #expect((1...5).contains(list.count), "\(label): \(list.count)")
+            let pushes = list.map { $0.push[label] }
+            #expect(pushes.allSatisfy { $0 > 0 })
+            #expect(pushes == pushes.sorted(by: >))
+            for contribution in list {
+                let p = contribution.push
+                #expect(abs(p.negative + p.neutral + p.positive) < 1e-9, "\(contribution.feature)")
+            }
+        }
+    }
+
+    @Test("The tokens are the tokenizer's and the prediction is classify's")
+    func tokensAndPrediction() throws {
+        let model = try #require(Self.model, "Models/default must load")
+        let text = "NOT happy @bob :("
+        let explanation = model.explain(text)
+        #expect(explanation.tokens.map(\.text) == ["not", "happy", "<user>", ":("])
+        #expect(explanation.tokens[1].flags.contains(.negated))
+        #expect(explanation.prediction == model.classify(text))
+    }
+
+    @Test("A plainly happy text is explained by its happy words")
+    func happyWordsExplainHappyText() throws {
+        let model = try #require(Self.model, "Models/default must load")
+        let explanation = model.explain("I love this, best day ever")
+        #expect(explanation.prediction.label == .positive)
+        let towardsPositive = (explanation.strongest[.positive] ?? []).map(\.feature)
+        #expect(towardsPositive.contains("love") || towardsPositive.contains("best"), "\(towardsPositive)")
+    }
+}
