@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+
+/// `sentiment eval`, run as a subprocess on the shipped model and a small
+/// labelled file of made-up tweets (`Fixtures/labelled.tsv`: 16 tweets, a few
+/// of them hard, so the confusion matrix is not a diagonal).
+@Suite("sentiment eval")
+final class EvalCommandTests {
+    typealias Run = SentimentExecutable.Run
+
+    private let labelled = SentimentExecutable.fixture("labelled.tsv")
+    private let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-eval-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func eval(_ arguments: [String]) throws -> Run {
+        try SentimentExecutable.run(["eval"] + arguments)
+    }
+
+    private func json(_ run: Run) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any], "\(run.output)")
+    }
+
+    @Test("eval prints macro-recall first, then accuracy, macro-F1, ECE, the classes, the confusion matrix and reliability")
+    func textReport() throws {
+        let run = try eval(["Models/default", labelled])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.outputLines
+        #expect(lines.first?.hasPrefix("model default@") == true)
+        #expect(lines.contains("data  \(labelled) (16 tweets)"))
+        let metrics = lines.filter { $0.wholeMatch(of: #/(macro-recall|accuracy|macro-F1|ECE) +\d\.\d{4}/#) != nil }
+        #expect(metrics.map { String($0.split(separator: " ")[0]) } == ["macro-recall", "accuracy", "macro-F1", "ECE"])
+        for heading in ["class      precision  recall     F1  support", "confusion (rows gold, columns predicted)",
+                        "reliability (top probability)"] {
+            #expect(lines.contains(heading), "\(heading)")
+        }
+        // The confusion rows add up to each class's support (5 negative, 5 neutral, 6 positive).
+        for (label, support) in [("negative", 5), ("neutral", 5), ("positive", 6)] {
+            let row = try #require(lines.last { $0.hasPrefix(label) })
+            let counts = row.split(separator: " ").dropFirst().compactMap { Int($0) }
+            #expect(counts.count == 3 && counts.reduce(0, +) == support, "\(row)")
+        }
+    }
+
+    @Test("eval --json: the metrics agree with the confusion matrix and the reliability bins, and with the table")
+    func jsonMetricsAreConsistent() throws {
+        let run = try eval(["--model", "Models/default", "--json", labelled])
+        #expect(run.status == 0, "\(run.stderr)")
+        let object = try json(run)
+        let confusion = try #require(object["confusion"] as? [[Int]])
+        let count = try #require(object["count"] as? Int)
+        #expect(count == 16)
+        #expect(confusion.flatMap { $0 }.reduce(0, +) == count)
+        let correct = (0..<3).map { confusion[$0][$0] }.reduce(0, +)
+        #expect(abs(try #require(object["accuracy"] as? Double) - Double(correct) / Double(count)) < 1e-9)
+        let recalls = (0..<3).map { Double(confusion[$0][$0]) / Double(confusion[$0].reduce(0, +)) }
+        let macroRecall = try #require(object["macro_recall"] as? Double)
+        #expect(abs(macroRecall - recalls.reduce(0, +) / 3) < 1e-9)
+        #expect(macroRecall < 1, "the fixture's hard tweets should cost something")
+
+        let bins = try #require(object["reliability"] as? [[String: Any]])
+        let gaps = try bins.map { bin -> Double in
+            let n = Double(try #require(bin["count"] as? Int))
+            return n / Double(count) * abs(try #require(bin["accuracy"] as? Double) - (try #require(bin["confidence"] as? Double)))
+        }
+        #expect(bins.compactMap { $0["count"] as? Int }.reduce(0, +) == count)
+        #expect(abs(try #require(object["expected_calibration_error"] as? Double) - gaps.reduce(0, +)) < 1e-9)
+
+        let table = try eval(["Models/default", labelled])
+        #expect(table.outputLines.contains(String(format: "macro-recall  %.4f", macroRecall)), "\(table.output)")
+    }
+
+    @Test("eval --report writes a self-contained HTML page with the metrics, a confusion heatmap and a reliability diagram")
+    func htmlReport() throws {
+        let report = folder.appendingPathComponent("report.html").path
+        let run = try eval(["Models/default", labelled, "--report", report])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("wrote \(report)"))
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(html.hasPrefix("<!DOCTYPE html>") || html.hasPrefix("<!doctype html>"), "\(html.prefix(80))")
+        #expect(html.contains(#"aria-label="confusion matrix""#))
+        #expect(html.contains(#"aria-label="reliability diagram""#))
+        #expect(html.components(separatedBy: #"fill="rgb("#).count - 1 == 9, "nine shaded heatmap cells")
+        let macroRecall = try #require(run.outputLines.first { $0.hasPrefix("macro-recall") }?.split(separator: " ").last)
+        #expect(html.contains(String(macroRecall)))
+        // Nothing is fetched: no scripts, no external sheets or images; the only URL is SVG's namespace.
+        #expect(!html.contains("<script"))
+        #expect(!html.contains("src="))
+        let urls = html.matches(of: #/https?://[^"' <>)]+/#).map { String($0.output) }
+        #expect(Set(urls).isSubset(of: ["http://www.w3.org/2000/svg"]), "\(Set(urls))")
+    }
+
+    @Test("A bad label, a missing file, an empty file and too many paths each have their exit status")
+    func failures() throws {
+        let bad = folder.appendingPathComponent("bad.tsv")
+        try "id\tlabel\ttext\n1\tpositive\tgreat\n2\tbogus\tmeh\n".write(to: bad, atomically: false, encoding: .utf8)
+        let badRun = try eval(["Models/default", bad.path])
+        #expect(badRun.status == 65)
+        #expect(badRun.stderr.contains("bad.tsv:3: unknown label \"bogus\""), "\(badRun.stderr)")
+        #expect(badRun.output.isEmpty)
+
+        let empty = folder.appendingPathComponent("empty.tsv")
+        try Data().write(to: empty)
+        #expect(try eval(["Models/default", empty.path]).status == 65)
+        #expect(try eval(["Models/default", folder.appendingPathComponent("missing.tsv").path]).status == 66)
+        #expect(try eval(["Models/default", labelled, labelled]).status == 64)
+        #expect(try eval(["--model", "Models/default", "Models/default", labelled]).status == 64)
+    }
+}

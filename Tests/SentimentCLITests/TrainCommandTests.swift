@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+
+/// `sentiment train`, run as a subprocess on a small labelled file of made-up
+/// tweets (`Fixtures/labelled.tsv`), with a small hashed feature space so each
+/// run takes about a second.
+@Suite("sentiment train")
+final class TrainCommandTests {
+    typealias Run = SentimentExecutable.Run
+
+    private let labelled = SentimentExecutable.fixture("labelled.tsv")
+    private let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-train-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Trains on the fixture into `folder/name` (three folds, 2^14 buckets, two threads).
+    private func train(_ name: String, _ extra: [String] = []) throws -> (Run, URL) {
+        let out = folder.appendingPathComponent(name)
+        let run = try SentimentExecutable.run(["train", "--train", labelled, "--out", out.path, "--bucket-bits", "14",
+                                               "--folds", "3", "--threads", "2"] + extra)
+        return (run, out)
+    }
+
+    /// The model id in "wrote DIR (ID) in …".
+    private func writtenID(_ run: Run) -> String? {
+        run.stderr.firstMatch(of: #/wrote .+ \((default@[^)]+)\)/#).map { String($0.output.1) }
+    }
+
+    @Test("train writes a model directory that eval and classify then load")
+    func trainedModelIsUsable() throws {
+        let (run, model) = try train("model")
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.output.isEmpty, "data goes nowhere but the model directory")
+        for file in ["manifest.json", "weights.bin"] {
+            #expect(FileManager.default.fileExists(atPath: model.appendingPathComponent(file).path), "\(file)")
+        }
+        let id = try #require(writtenID(run), "\(run.stderr)")
+        #expect(run.stderr.contains("cross-validation: macro-recall"))
+
+        let evaluated = try SentimentExecutable.run(["eval", model.path, labelled])
+        #expect(evaluated.status == 0, "\(evaluated.stderr)")
+        #expect(evaluated.outputLines.first == "model \(id)")
+
+        let classified = try SentimentExecutable.run(["classify", "--model", model.path], input: Data("I love this so much\n".utf8))
+        #expect(classified.status == 0, "\(classified.stderr)")
+        let records = try classified.records()
+        #expect(records.count == 1)
+        #expect(["negative", "neutral", "positive"].contains(records.first?["label"] as? String ?? ""), "\(records)")
+    }
+
+    @Test("Two runs with the same seed and threads write the same weights, byte for byte")
+    func trainingIsDeterministic() throws {
+        let (first, a) = try train("a")
+        let (second, b) = try train("b")
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr)\n\(second.stderr)")
+        let weightsA = try Data(contentsOf: a.appendingPathComponent("weights.bin"))
+        let weightsB = try Data(contentsOf: b.appendingPathComponent("weights.bin"))
+        #expect(!weightsA.isEmpty && weightsA == weightsB)
+        #expect(writtenID(first) != nil && writtenID(first) == writtenID(second))
+    }
+
+    @Test("With --dev, train reports the dev metrics and records them in the manifest")
+    func devMetricsAreRecorded() throws {
+        let (run, model) = try train("dev", ["--dev", labelled])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("dev: macro-recall "), "\(run.stderr)")
+        let manifest = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: model.appendingPathComponent("manifest.json"))) as? [String: Any])
+        let dev = try #require((manifest["metrics"] as? [String: Any])?["dev"] as? [String: Any], "\(manifest)")
+        #expect(dev["count"] as? Int == 16)
+        let macroRecall = try #require(dev["macroRecall"] as? Double)
+        #expect(run.stderr.contains(String(format: "dev: macro-recall %.4f", macroRecall)), "\(run.stderr)")
+    }
+
+    @Test("A missing training file exits 66, a bad label 65, a bad option 64, and no model is written")
+    func failures() throws {
+        let noFile = try SentimentExecutable.run(["train", "--train", folder.appendingPathComponent("none.tsv").path,
+                                                  "--out", folder.appendingPathComponent("m1").path])
+        #expect(noFile.status == 66, "\(noFile.stderr)")
+
+        let bad = folder.appendingPathComponent("bad.tsv")
+        try "id\tlabel\ttext\n1\tgood\tgreat\n".write(to: bad, atomically: false, encoding: .utf8)
+        let badLabel = try SentimentExecutable.run(["train", "--train", bad.path, "--out", folder.appendingPathComponent("m2").path])
+        #expect(badLabel.status == 65, "\(badLabel.stderr)")
+        #expect(badLabel.stderr.contains("bad.tsv:2"), "\(badLabel.stderr)")
+
+        let badOption = try SentimentExecutable.run(["train", "--train", labelled, "--out", folder.appendingPathComponent("m3").path,
+                                                     "--char-ngrams", "five"])
+        #expect(badOption.status == 64, "\(badOption.stderr)")
+
+        for name in ["m1", "m2", "m3"] {
+            #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path), "\(name)")
+        }
+    }
+}
