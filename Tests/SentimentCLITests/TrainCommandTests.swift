@@ -79,6 +79,31 @@ final class TrainCommandTests {
         #expect(run.stderr.contains(String(format: "dev: macro-recall %.4f", macroRecall)), "\(run.stderr)")
     }
 
+    @Test("The training options reach the model's manifest")
+    func optionsReachTheManifest() throws {
+        let (run, model) = try train("options", [
+            "--seed", "7", "--l2", "1e-4", "--prior-exponent", "0.3", "--nb-power", "0.5", "--word-ngrams", "3",
+            "--char-ngrams", "2-4", "--char-weight", "0.5", "--contrast-words", "--max-iterations", "50",
+            "--fold-order", "stratified", "--calibration", "pooled", "--balanced",
+        ])
+        #expect(run.status == 0, "\(run.stderr)")
+        let manifest = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: model.appendingPathComponent("manifest.json"))) as? [String: Any])
+        let training = try #require(manifest["training"] as? [String: Any])
+        #expect(training["seed"] as? Int == 7)
+        #expect(training["l2"] as? Double == 1e-4)
+        #expect(training["priorExponent"] as? Double == 0.3)
+        #expect(training["naiveBayesPower"] as? Double == 0.5)
+        #expect((training["command"] as? String)?.contains("--balanced") == true)
+        let features = try #require(manifest["features"] as? [String: Any])
+        #expect(features["bucketBits"] as? Int == 14)
+        #expect(features["wordNgrams"] as? Int == 3)
+        #expect(features["charNgramMin"] as? Int == 2)
+        #expect(features["charNgramMax"] as? Int == 4)
+        #expect(features["charGroupWeight"] as? Double == 0.5)
+        #expect(features["contrastWords"] as? Bool == true)
+    }
+
     @Test("A missing training file exits 66, a bad label 65, a bad option 64, and no model is written")
     func failures() throws {
         let noFile = try SentimentExecutable.run(["train", "--train", folder.appendingPathComponent("none.tsv").path,

@@ -76,6 +76,20 @@ final class TweetsCommandTests {
         #expect(records.contains { ($0["lang"] as? String) == "es" && $0["theme"] is NSNull })
     }
 
+    @Test("A timeline straight from an archive is stored as it is shown, and --offline cannot take an archive")
+    func timelineFromArchive() throws {
+        let db = try freshDatabase()
+        let run = try sentiment(["tweets", "sunnydays", "--archive", archive, "--format", "jsonl", "--limit", "5", "--db", db])
+        #expect(run.status == 0, "\(run.stderr)")
+        let shown = try run.records().compactMap { $0["id"] as? String }
+        #expect(shown.count == 5)
+        let stored = try sentiment(["tweets", "sunnydays", "--offline", "--format", "jsonl", "--limit", "5", "--db", db])
+        #expect(try stored.records().compactMap { $0["id"] as? String } == shown)
+
+        let both = try sentiment(["tweets", "sunnydays", "--archive", archive, "--offline", "--db", db])
+        #expect(both.status == 64, "\(both.stderr)")
+    }
+
     @Test("Pretty output piped carries no colour codes")
     func prettyOutputPipedIsPlain() throws {
         let db = try freshDatabase()
