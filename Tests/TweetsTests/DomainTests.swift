@@ -148,4 +148,33 @@ struct DomainTests {
             == "/data/swift-sentiment/tweets.sqlite")
         #expect(DatabaseLocation.resolve(environment: ["HOME": "/home/u"]) == "/home/u/.local/share/swift-sentiment/tweets.sqlite")
     }
+
+    @Test("Without the environment variable, the bearer token is the first line of the XDG config file")
+    func bearerTokenFromFile() throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-token-tests-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let environment = ["HOME": home.path]
+        let file = BearerToken.configFile(environment: environment)
+        #expect(file.path == home.path + "/.config/swift-sentiment/x-bearer-token")
+        #expect(BearerToken.configFile(environment: ["XDG_CONFIG_HOME": "/etc/xdg", "HOME": home.path]).path
+            == "/etc/xdg/swift-sentiment/x-bearer-token")
+        #expect(BearerToken.resolve(environment: environment) == nil, "no variable, no file")
+
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try "from-file\nsecond line\n".write(to: file, atomically: false, encoding: .utf8)
+        #expect(BearerToken.resolve(environment: environment)?.value == "from-file")
+        #expect(BearerToken.resolve(environment: environment.merging(["X_BEARER_TOKEN": "from-env"]) { $1 })?.value == "from-env")
+    }
+
+    @Test("The X API base URL comes from the flag, then X_API_URL, then api.x.com, and must be http(s) with a host")
+    func apiBaseURL() {
+        #expect(XAPIConfiguration.baseURL(flag: nil, environment: [:]) == XAPIConfiguration.defaultBaseURL)
+        #expect(XAPIConfiguration.baseURL(flag: nil, environment: ["X_API_URL": "http://127.0.0.1:8080"])?.absoluteString
+            == "http://127.0.0.1:8080")
+        #expect(XAPIConfiguration.baseURL(flag: "https://example.test", environment: ["X_API_URL": "http://other"])?.absoluteString
+            == "https://example.test")
+        for bad in ["ftp://example.test", "example.test", "http://", "file:///etc/passwd"] {
+            #expect(XAPIConfiguration.baseURL(flag: bad, environment: [:]) == nil, "\(bad)")
+        }
+    }
 }
