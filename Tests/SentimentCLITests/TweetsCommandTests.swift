@@ -46,6 +46,42 @@ final class TweetsCommandTests {
         #expect(FileManager.default.fileExists(atPath: db))
     }
 
+    @Test("Importing a JSON Lines dump takes its user from the page, and importing it again adds nothing")
+    func importJSONLinesTwice() throws {
+        let db = try freshDatabase()
+        let dump = SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/rainyday_ops.jsonl").path
+        let first = try sentiment(["import", dump, "--db", db])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stderr.contains("5 tweets read, 5 new, 5 classified, 0 skipped (@rainyday_ops)"), "\(first.stderr)")
+        let again = try sentiment(["import", dump, "--db", db])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stderr.contains("5 tweets read, 0 new, 0 classified, 0 skipped (@rainyday_ops)"), "\(again.stderr)")
+        let timeline = try sentiment(["tweets", "rainyday_ops", "--offline", "--format", "jsonl", "--db", db])
+        #expect(try timeline.records().count == 5)
+    }
+
+    @Test("A dump that does not say whose tweets it holds needs --user; malformed lines are skipped with their place, exit 65")
+    func importNeedsUserAndSkipsMalformedLines() throws {
+        let db = try freshDatabase()
+        let dump = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("dump.jsonl")
+        try #"""
+            {"id":"1","text":"What a lovely walk in the park","created_at":"2024-01-01T00:00:00.000Z"}
+            {"id":"2","text":
+            {"id":"3","text":"Train cancelled again, so annoying","created_at":"2024-01-02T00:00:00.000Z"}
+
+            """#.write(to: dump, atomically: false, encoding: .utf8)
+        let withoutUser = try sentiment(["import", dump.path, "--db", db])
+        #expect(withoutUser.status == 64, "\(withoutUser.stderr)")
+        #expect(withoutUser.stderr.contains("--user"), "\(withoutUser.stderr)")
+
+        let withUser = try sentiment(["import", dump.path, "--user", "walker", "--db", db])
+        #expect(withUser.status == 65, "\(withUser.stderr)")
+        #expect(withUser.stderr.contains("line 2"), "\(withUser.stderr)")
+        #expect(withUser.stderr.contains("2 tweets read, 2 new, 2 classified, 1 skipped (@walker)"), "\(withUser.stderr)")
+        let timeline = try sentiment(["tweets", "walker", "--offline", "--format", "jsonl", "--db", db])
+        #expect(try timeline.records().compactMap { $0["id"] as? String } == ["3", "1"])
+    }
+
     @Test("An offline timeline in JSON Lines is newest first with a theme per English tweet")
     func offlineTimelineJSONLines() throws {
         let db = try freshDatabase()
