@@ -5,19 +5,14 @@ import Testing
 /// labelled file of made-up tweets (`Fixtures/labelled.tsv`: 16 tweets, a few
 /// of them hard, so the confusion matrix is not a diagonal).
 @Suite("sentiment eval")
-final class EvalCommandTests {
+struct EvalCommandTests {
     typealias Run = SentimentExecutable.Run
 
     private let labelled = SentimentExecutable.fixture("labelled.tsv")
-    private let folder: URL
+    private let folder: TemporaryFolder
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-eval-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
+        folder = try TemporaryFolder("sentiment-eval-tests")
     }
 
     private func eval(_ arguments: [String]) throws -> Run {

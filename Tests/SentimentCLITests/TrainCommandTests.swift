@@ -5,23 +5,16 @@ import Testing
 /// tweets (`Fixtures/labelled.tsv`), with a small hashed feature space so each
 /// run takes about a second.
 @Suite("sentiment train")
-final class TrainCommandTests {
-    typealias Run = SentimentExecutable.Run
-
+struct TrainCommandTests {
     private let labelled = SentimentExecutable.fixture("labelled.tsv")
-    private let folder: URL
+    private let folder: TemporaryFolder
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-train-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: folder)
+        folder = try TemporaryFolder("sentiment-train-tests")
     }
 
     /// Trains on the fixture into `folder/name` (three folds, 2^14 buckets, two threads).
-    private func train(_ name: String, _ extra: [String] = []) throws -> (Run, URL) {
+    private func train(_ name: String, _ extra: [String] = []) throws -> (SentimentExecutable.Run, URL) {
         let out = folder.appendingPathComponent(name)
         let run = try SentimentExecutable.run(["train", "--train", labelled, "--out", out.path, "--bucket-bits", "14",
                                                "--folds", "3", "--threads", "2"] + extra)
@@ -29,7 +22,7 @@ final class TrainCommandTests {
     }
 
     /// The model id in "wrote DIR (ID) in …".
-    private func writtenID(_ run: Run) -> String? {
+    private func writtenID(_ run: SentimentExecutable.Run) -> String? {
         run.stderr.firstMatch(of: #/wrote .+ \((default@[^)]+)\)/#).map { String($0.output.1) }
     }
 
