@@ -25,8 +25,10 @@ struct ClassifyCommand: ParsableCommand {
             For a language the model does not support, "label" is null (empty in \
             TSV/CSV), "unsupported" is true and the probabilities are kept. A plain \
             line with invalid UTF-8 is classified with the bad bytes read as U+FFFD \
-            and gets "warning":"invalid UTF-8" (in TSV/CSV, the last column: line, \
-            id, label, negative, neutral, positive, score, lang, error, warning).
+            and gets "warning":"invalid UTF-8". TSV and CSV have the same fields \
+            as columns: line, index, id, user, author_id, label, negative, \
+            neutral, positive, score, lang, error, warning (empty where JSON \
+            Lines leaves a field out).
 
             A line that cannot be used (malformed JSON, no text field, empty line, \
             over 1 MiB) gives an error record, {"line":N,"error":"…"}, and the run \

@@ -23,10 +23,11 @@ enum OutputFormat: String, CaseIterable, Sendable {
 ///     {"line":6,…,"lang":"en","warning":"invalid UTF-8"}
 ///     {"line":4,"error":"malformed JSON: unexpected end of input at byte 17"}
 ///
-/// TSV and CSV: the header `line id label negative neutral positive score lang error warning`
-/// and one row per record; `label` is empty for an unsupported language,
-/// everything but `line`, `id` and `error` is empty for an error, and `warning`
-/// is "invalid UTF-8" where JSON Lines has that warning.
+/// TSV and CSV: the header `line index id user author_id label negative neutral
+/// positive score lang error warning` and one row per record, with the fields
+/// JSON Lines has (empty where it leaves them out); `label` is empty for an
+/// unsupported language, the classification fields are empty for an error, and
+/// `warning` is "invalid UTF-8" where JSON Lines has that warning.
 struct RecordWriter {
     let format: OutputFormat
 
@@ -34,8 +35,8 @@ struct RecordWriter {
     func writeHeader(into out: ByteBuffer) {
         switch format {
         case .jsonl: break
-        case .tsv: out.append("line\tid\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\twarning\n" as StaticString)
-        case .csv: out.append("line,id,label,negative,neutral,positive,score,lang,error,warning\n" as StaticString)
+        case .tsv: out.append("line\tindex\tid\tuser\tauthor_id\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\twarning\n" as StaticString)
+        case .csv: out.append("line,index,id,user,author_id,label,negative,neutral,positive,score,lang,error,warning\n" as StaticString)
         }
     }
 
@@ -125,7 +126,13 @@ struct RecordWriter {
         }
         out.appendDecimal(record.line)
         out.append(separator)
+        if record.index >= 0 { out.appendDecimal(record.index) }
+        out.append(separator)
         if let id = record.id.resolve(scratch: scratch) { field(id) }
+        out.append(separator)
+        if let user = record.user.resolve(scratch: scratch) { field(user) }
+        out.append(separator)
+        if let author = record.authorID.resolve(scratch: scratch) { field(author) }
         out.append(separator)
         guard record.problem == nil, let prediction else {
             for _ in 0..<6 { out.append(separator) }  // label … lang

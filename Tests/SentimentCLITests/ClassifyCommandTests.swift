@@ -260,18 +260,26 @@ struct ClassifyCommandTests {
 
     // MARK: - Formats
 
-    @Test("TSV has the header and one escaped row per record")
+    @Test("TSV has the header and one escaped row per record, with index, user and author_id")
     func tsv() throws {
-        let input = "I love this!!! 😍\n{\"id_str\":\"a\\tb\",\"text\":\"worst day ever :(\"}\n{\"id_str\":\"7\"}\n"
+        let input = """
+            I love this!!! 😍
+            {"id_str":"a\\tb","text":"worst day ever :(","user":{"screen_name":"ana"}}
+            {"id_str":"7"}
+            {"data":[{"id":"8","text":"great news today","author_id":"42"},{"id":"9","text":"meh","author_id":"43"}]}
+
+            """
         let run = try classify(["--format", "tsv"], input: input)
         #expect(run.status == 65)
         let lines = run.outputLines
-        try #require(lines.count == 4)
-        #expect(lines[0] == "line\tid\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\twarning")
-        #expect(lines[1].wholeMatch(of: #/1\t\tpositive\t0\.\d{4}\t0\.\d{4}\t[01]\.\d{4}\t-?[01]\.\d{4}\ten\t\t/#) != nil, "\(lines[1])")
-        #expect(lines[2].hasPrefix("2\ta\\tb\tnegative\t"))
-        #expect(lines[3] == "3\t7\t\t\t\t\t\t\tno text field\t")
-        #expect(lines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 10 })
+        try #require(lines.count == 6, "\(run.output)")
+        #expect(lines[0] == "line\tindex\tid\tuser\tauthor_id\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\twarning")
+        #expect(lines[1].wholeMatch(of: #/1\t\t\t\t\tpositive\t0\.\d{4}\t0\.\d{4}\t[01]\.\d{4}\t-?[01]\.\d{4}\ten\t\t/#) != nil, "\(lines[1])")
+        #expect(lines[2].hasPrefix("2\t\ta\\tb\tana\t\tnegative\t"), "\(lines[2])")
+        #expect(lines[3] == ["3", "", "7", "", "", "", "", "", "", "", "", "no text field", ""].joined(separator: "\t"))
+        #expect(lines[4].hasPrefix("4\t0\t8\t\t42\t"), "\(lines[4])")
+        #expect(lines[5].hasPrefix("4\t1\t9\t\t43\t"), "\(lines[5])")
+        #expect(lines.allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 13 })
     }
 
     @Test("CSV has the header and quotes fields per RFC 4180")
@@ -281,16 +289,16 @@ struct ClassifyCommandTests {
         #expect(run.status == 65)
         let lines = run.outputLines
         try #require(lines.count == 3)
-        #expect(lines[0] == "line,id,label,negative,neutral,positive,score,lang,error,warning")
-        #expect(lines[1].hasPrefix(#"1,"a,""b""",positive,0."#))
+        #expect(lines[0] == "line,index,id,user,author_id,label,negative,neutral,positive,score,lang,error,warning")
+        #expect(lines[1].hasPrefix(#"1,,"a,""b""",,,positive,0."#), "\(lines[1])")
         #expect(lines[1].hasSuffix(",en,,"))
-        #expect(lines[2] == #"2,,,,,,,,"malformed JSON: unexpected character ',' at byte 12","#)
+        #expect(lines[2] == #"2,,,,,,,,,,,"malformed JSON: unexpected character ',' at byte 12","#)
     }
 
     @Test("TSV and CSV of empty input are just the header")
     func emptyDelimited() throws {
-        #expect(try classify(["--format", "tsv"], input: "").output == "line\tid\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\twarning\n")
-        #expect(try classify(["--format", "csv"], input: "").output == "line,id,label,negative,neutral,positive,score,lang,error,warning\n")
+        #expect(try classify(["--format", "tsv"], input: "").output == "line\tindex\tid\tuser\tauthor_id\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\twarning\n")
+        #expect(try classify(["--format", "csv"], input: "").output == "line,index,id,user,author_id,label,negative,neutral,positive,score,lang,error,warning\n")
     }
 
     // MARK: - Threads

@@ -11,20 +11,23 @@ struct RecordWriterTests {
         label: .neutral, probabilities: ClassProbabilities(negative: 0.2, neutral: 0.5, positive: 0.3),
         language: .unsupported(code: "es"))
 
-    /// Formats records with `format`; `id` is attached to each.
+    /// Formats records with `format`; `id` and `user` are attached to each.
     private func format(
-        _ format: OutputFormat, id: [UInt8]? = nil, _ records: [(TweetRecord, Prediction?)], header: Bool = false
+        _ format: OutputFormat, id: [UInt8]? = nil, user: [UInt8]? = nil, _ records: [(TweetRecord, Prediction?)],
+        header: Bool = false
     ) -> String {
         let out = ByteBuffer()
         let scratch = ByteBuffer()
         let writer = RecordWriter(format: format)
         if header { writer.writeHeader(into: out) }
-        let idBytes = id ?? []
-        idBytes.withUnsafeBytes { idBuffer in
-            for (record, prediction) in records {
-                var record = record
-                if id != nil { record.id = ByteRef(pointer: idBuffer.baseAddress, offset: 0, count: idBuffer.count) }
-                writer.write(record, prediction: prediction, scratch: scratch, into: out)
+        (id ?? []).withUnsafeBytes { idBuffer in
+            (user ?? []).withUnsafeBytes { userBuffer in
+                for (record, prediction) in records {
+                    var record = record
+                    if id != nil { record.id = ByteRef(pointer: idBuffer.baseAddress, offset: 0, count: idBuffer.count) }
+                    if user != nil { record.user = ByteRef(pointer: userBuffer.baseAddress, offset: 0, count: userBuffer.count) }
+                    writer.write(record, prediction: prediction, scratch: scratch, into: out)
+                }
             }
         }
         return String(decoding: out.bytes, as: UTF8.self)
@@ -83,16 +86,16 @@ struct RecordWriterTests {
 
     @Test("TSV rows: label empty when unsupported, escapes in fields, error rows")
     func tsvRows() {
-        let text = format(.tsv, id: Array("x\ty\\z".utf8), [
+        let text = format(.tsv, id: Array("x\ty\\z".utf8), user: Array("bob".utf8), [
             (TweetRecord(line: 1), positive),
-            (TweetRecord(line: 2), spanish),
+            (TweetRecord(line: 2, index: 1), spanish),
             (TweetRecord(line: 3, problem: .emptyLine), nil),
         ], header: true)
         #expect(text == """
-            line\tid\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\twarning
-            1\tx\\ty\\\\z\tpositive\t0.0123\t0.1034\t0.8843\t0.8720\ten\t\t
-            2\tx\\ty\\\\z\t\t0.2000\t0.5000\t0.3000\t0.1000\tes\t\t
-            3\tx\\ty\\\\z\t\t\t\t\t\t\tempty line\t
+            line\tindex\tid\tuser\tauthor_id\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\twarning
+            1\t\tx\\ty\\\\z\tbob\t\tpositive\t0.0123\t0.1034\t0.8843\t0.8720\ten\t\t
+            2\t1\tx\\ty\\\\z\tbob\t\t\t0.2000\t0.5000\t0.3000\t0.1000\tes\t\t
+            3\t\tx\\ty\\\\z\tbob\t\t\t\t\t\t\t\tempty line\t
 
             """)
     }
@@ -103,13 +106,13 @@ struct RecordWriterTests {
     ])
     func csvQuoting(id: String, field: String) {
         let text = format(.csv, id: Array(id.utf8), [(TweetRecord(line: 1, problem: .emptyText), nil)])
-        #expect(text == "1,\(field),,,,,,,empty text,\n")
+        #expect(text == "1,,\(field),,,,,,,,,empty text,\n")
     }
 
     @Test("CSV header and a classified row")
     func csvRow() {
         #expect(format(.csv, [(TweetRecord(line: 9), positive)], header: true)
-            == "line,id,label,negative,neutral,positive,score,lang,error,warning\n9,,positive,0.0123,0.1034,0.8843,0.8720,en,,\n")
+            == "line,index,id,user,author_id,label,negative,neutral,positive,score,lang,error,warning\n9,,,,,positive,0.0123,0.1034,0.8843,0.8720,en,,\n")
     }
 
     // MARK: - Summary
