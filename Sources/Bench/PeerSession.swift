@@ -21,15 +21,11 @@ final class PeerSession {
     /// other runs) with pipes on stdin and stdout, and waits for its
     /// `{"ready": true}` line (training and warm-up done).
     init(name: String, arguments: [String], environment: [String: String], log: String) throws {
-        let time = "/usr/bin/time"
-        guard FileManager.default.isExecutableFile(atPath: time) else {
-            throw BenchError("\(time) is missing (apt-get install time): it measures the peak RSS of the runs")
-        }
         self.name = name
         self.log = log
         timeReport = FileManager.default.temporaryDirectory.appendingPathComponent("bench-peer-time-\(getpid()).txt").path
         start = monotonicSeconds()
-        (pid, toChild, fromChild) = try ChildProcess.spawnPiped([time, "-f", "%M", "-o", timeReport] + arguments,
+        (pid, toChild, fromChild) = try ChildProcess.spawnPiped(try ChildProcess.timed(arguments, report: timeReport),
                                                                stderr: log, environment: environment)
         guard try message()["ready"] as? Bool == true else { throw failure("no ready line") }
     }
@@ -61,10 +57,7 @@ final class PeerSession {
         let report = try message()
         var run = ChildProcess.wait(pid, start: start)
         guard run.status == 0 else { throw failure("exited with \(run.status)") }
-        let text = (try? String(contentsOfFile: timeReport, encoding: .utf8)) ?? ""
-        if let kilobytes = text.split(separator: "\n").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
-            run.peakRSSBytes = kilobytes * 1024
-        }
+        if let peak = ChildProcess.peakRSS(report: timeReport) { run.peakRSSBytes = peak }
         return (report, run)
     }
 

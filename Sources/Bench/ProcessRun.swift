@@ -39,20 +39,28 @@ enum ChildProcess {
     /// and forks the measured process from itself.
     static func runMeasuringRSS(_ arguments: [String], stdin: String = "/dev/null", stdout: String = "/dev/null",
                                 stderr: String = "/dev/null", environment: [String: String] = [:]) throws -> ChildRun {
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("bench-time-\(getpid()).txt").path
+        defer { unlink(report) }
+        var run = try self.run(try timed(arguments, report: report), stdin: stdin, stdout: stdout,
+                               stderr: stderr, environment: environment)
+        if let peak = peakRSS(report: report) { run.peakRSSBytes = peak }
+        return run
+    }
+
+    /// `arguments` run under `/usr/bin/time -f %M -o report` (see `runMeasuringRSS`).
+    static func timed(_ arguments: [String], report: String) throws -> [String] {
         let time = "/usr/bin/time"
         guard FileManager.default.isExecutableFile(atPath: time) else {
             throw BenchError("\(time) is missing (apt-get install time): it measures the peak RSS of the runs")
         }
-        let report = FileManager.default.temporaryDirectory.appendingPathComponent("bench-time-\(getpid()).txt").path
-        defer { unlink(report) }
-        var run = try self.run([time, "-f", "%M", "-o", report] + arguments, stdin: stdin, stdout: stdout,
-                               stderr: stderr, environment: environment)
+        return [time, "-f", "%M", "-o", report] + arguments
+    }
+
+    /// The peak RSS in bytes that `timed` had `time` write to `report`; nil if none.
+    static func peakRSS(report: String) -> Int? {
         let text = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
         // `time` writes "Command exited with non-zero status N" before the figure when it fails.
-        if let kilobytes = text.split(separator: "\n").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
-            run.peakRSSBytes = kilobytes * 1024
-        }
-        return run
+        return text.split(separator: "\n").last.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.map { $0 * 1024 }
     }
 
     /// Process start to the first byte on its standard output: spawns

@@ -82,6 +82,7 @@ public struct SentimentModel: Sendable {
         // clearing a token cache made for millions.
         let cacheBits = min(14, max(6, Int.bitWidth - (texts.count * 32).leadingZeroBitCount))
         let workspace = Workspace(batchCapacity: min(256, max(1, texts.count)), cacheBits: cacheBits)
+        workspace.cache.serve(fused.identity)
         var results = [Prediction]()
         results.reserveCapacity(texts.count)
         var start = 0
@@ -132,6 +133,7 @@ public struct SentimentModel: Sendable {
     ///   - texts: the texts; the memory must stay valid for the call.
     ///   - workspace: this thread's scratch space.
     public func classify(utf8 texts: [UnsafeRawBufferPointer], workspace: Workspace) -> [Prediction] {
+        workspace.cache.serve(fused.identity)   // once a call: its token cache holds this model's entries
         var results = [Prediction]()
         results.reserveCapacity(texts.count)
         var start = 0
@@ -158,11 +160,11 @@ public struct SentimentModel: Sendable {
 
     /// Tokenizes one text and writes its features into row `row` of the batch:
     /// the sparse scores (plus biases) and the raw dense values, through the
-    /// workspace's token cache (see `FusedScorer`).
+    /// workspace's token cache (see `FusedScorer`), which the caller has made
+    /// serve this model (`TokenCache.serve`).
     @inline(__always)
     func featurize(_ bytes: UnsafeRawBufferPointer, row: Int, workspace: Workspace) {
         workspace.tokens.tokenize(bytes, options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
-        workspace.cache.serve(fused.identity)
         workspace.languages[row] = fused.score(workspace.tokens, cache: workspace.cache,
                                                logits: workspace.logits + 3 * row,
                                                dense: workspace.dense + row * DenseFeature.count)
