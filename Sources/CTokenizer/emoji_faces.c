@@ -5,7 +5,8 @@
  * weights of emoticons from older tweets that had no emoji; reading a face or
  * heart emoji as its emoticon lets those weights carry over. Only emoji with a
  * plain emoticon counterpart are listed — smiles, grins, winks, tongues,
- * frowns, tears, anger, surprise, a flat mouth, hearts and a broken heart —
+ * frowns, tears, sweat and fear, anger, rolled eyes, surprise, a flat mouth,
+ * hearts and a broken heart —
  * and only when the cluster is that one code point (plus a variation selector
  * or a skin tone): ZWJ sequences and flags stay emoji. The emoticon texts are
  * the canonical spellings emoticon.c writes.
@@ -48,8 +49,10 @@ static const ctk_face faces[] = {
     { 0x1F60B, ":p" },  /* 😋 savoring food */
     { 0x1F60C, ":)" },  /* 😌 relieved */
     { 0x1F60D, "<3" },  /* 😍 heart eyes */
+    { 0x1F60E, ":)" },  /* 😎 smiling face with sunglasses */
     { 0x1F610, ":|" },  /* 😐 neutral face */
     { 0x1F612, ":/" },  /* 😒 unamused */
+    { 0x1F613, ":(" },  /* 😓 downcast face with sweat */
     { 0x1F614, ":(" },  /* 😔 pensive */
     { 0x1F615, ":/" },  /* 😕 confused */
     { 0x1F616, ":(" },  /* 😖 confounded */
@@ -66,23 +69,31 @@ static const ctk_face faces[] = {
     { 0x1F621, ">:(" }, /* 😡 pouting */
     { 0x1F622, ":'(" }, /* 😢 crying */
     { 0x1F623, ":(" },  /* 😣 persevering */
+    { 0x1F624, ">:(" }, /* 😤 steam from nose */
+    { 0x1F625, ":'(" }, /* 😥 sad but relieved */
+    { 0x1F628, ":(" },  /* 😨 fearful */
     { 0x1F629, ":(" },  /* 😩 weary */
     { 0x1F62B, ":(" },  /* 😫 tired */
     { 0x1F62D, ":'(" }, /* 😭 loudly crying */
     { 0x1F62E, ":o" },  /* 😮 open mouth */
     { 0x1F62F, ":o" },  /* 😯 hushed */
+    { 0x1F630, ":(" },  /* 😰 anxious with sweat */
     { 0x1F632, ":o" },  /* 😲 astonished */
     { 0x1F638, ":D" },  /* 😸 grinning cat */
     { 0x1F639, ":D" },  /* 😹 cat with tears of joy */
     { 0x1F63A, ":)" },  /* 😺 smiling cat */
     { 0x1F63B, "<3" },  /* 😻 cat with heart eyes */
+    { 0x1F63E, ">:(" }, /* 😾 pouting cat */
     { 0x1F63F, ":'(" }, /* 😿 crying cat */
     { 0x1F641, ":(" },  /* 🙁 slightly frowning */
     { 0x1F642, ":)" },  /* 🙂 slightly smiling */
+    { 0x1F644, ":/" },  /* 🙄 rolling eyes */
     { 0x1F917, ":)" },  /* 🤗 hugging */
     { 0x1F923, ":D" },  /* 🤣 rolling on the floor laughing */
+    { 0x1F929, ":D" },  /* 🤩 star-struck */
     { 0x1F92C, ">:(" }, /* 🤬 symbols over mouth */
     { 0x1F970, "<3" },  /* 🥰 smiling with hearts */
+    { 0x1F972, ":')" }, /* 🥲 smiling with a tear */
     { 0x1F9E1, "<3" },  /* 🧡 orange heart */
 };
 

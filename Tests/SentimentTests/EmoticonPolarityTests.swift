@@ -17,7 +17,7 @@ struct EmoticonPolarityTests {
 
     @Test("Smiles, laughs, kisses and hearts are happy", arguments: [
         ":)", ":-)", ":))))", ";)", "=)", ":]", ":D", ":-D", "XD", "xDDD", ":P", ":p", ":*", ":3", "<3", "<333", "&lt;3",
-        ":')", "^_^", "^^", "\\o/", "😍", "😂", "❤️", "😊",
+        ":')", "^_^", "^^", "\\o/", "😍", "😂", "❤️", "😊", "😎", "🤩", "🥲",
     ])
     func happyFaces(text: String) {
         #expect(polarity(of: text) == 1)
@@ -25,6 +25,7 @@ struct EmoticonPolarityTests {
 
     @Test("Frowns, tears, scowls and broken hearts are sad", arguments: [
         ":(", ":-(", ":((((", ":[", ":/", ":\\", ":'(", ">:(", "&gt;:(", "</3", "T_T", ";_;", "-_-", ">_<", "😢", "😭", "😡", "😒",
+        "😓", "😥", "😨", "😰", "😤", "😾", "🙄",
     ])
     func sadFaces(text: String) {
         #expect(polarity(of: text) == -1)

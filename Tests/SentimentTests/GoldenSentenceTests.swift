@@ -71,6 +71,19 @@ struct GoldenSentenceTests {
         #expect(model.classify("on my way home 😞").probabilities.negative > plain.negative)
     }
 
+    @Test("Gesture emoji move a tweet their way", arguments: [
+        ("ok", "👍", SentimentLabel.positive),
+        ("we won", "🏆🎉", .positive),
+        ("new update", "👎", .negative),
+        ("this app", "🤮", .negative),
+    ])
+    func gestureEmoji(text: String, emoji: String, direction: SentimentLabel) throws {
+        let model = try #require(Self.model, "Models/default must load")
+        let plain = model.classify(text).probabilities
+        let marked = model.classify("\(text) \(emoji)").probabilities
+        #expect(marked[direction] > plain[direction] + 0.02)
+    }
+
     // MARK: - Known weaknesses
 
     @Test("Emoji-only tweets take the emoji's mood (known weakness)", arguments: [

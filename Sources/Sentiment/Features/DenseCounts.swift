@@ -17,10 +17,12 @@ struct TokenTraits: OptionSet, Sendable {
     static let question = TokenTraits(rawValue: 1 << 2)
     /// A word with an accented Latin letter (set by `TokenCache` fills only).
     static let accented = TokenTraits(rawValue: 1 << 3)
-    /// An emoticon that smiles, laughs or loves (`EmoticonPolarity`).
-    static let happyFace = TokenTraits(rawValue: 1 << 4)
-    /// An emoticon that frowns, cries, scowls or breaks a heart.
-    static let sadFace = TokenTraits(rawValue: 1 << 5)
+    /// An emoticon that smiles, laughs or loves (`EmoticonPolarity`), or an
+    /// emoji that approves (`EmojiPolarity`).
+    static let happy = TokenTraits(rawValue: 1 << 4)
+    /// An emoticon that frowns, cries, scowls or breaks a heart, or an emoji
+    /// that disapproves.
+    static let sad = TokenTraits(rawValue: 1 << 5)
 
     /// The traits of a token of `kind` with normalized text `text`.
     @inline(__always)
@@ -34,14 +36,16 @@ struct TokenTraits: OptionSet, Sendable {
             if text.contains(UInt8(ascii: "?")) { traits.insert(.question) }
             return traits
         case Int32(CTK_EMOTICON.rawValue):
-            switch EmoticonPolarity.of(text) {
-            case 1: return .happyFace
-            case -1: return .sadFace
-            default: return []
-            }
+            return polarity(EmoticonPolarity.of(text))
+        case Int32(CTK_EMOJI.rawValue):
+            return polarity(EmojiPolarity.of(text))
         default:
             return []
         }
+    }
+
+    private static func polarity(_ sign: Int) -> TokenTraits {
+        sign > 0 ? .happy : sign < 0 ? .sad : []
     }
 }
 
@@ -54,7 +58,7 @@ struct DenseCounts {
     private var positiveSum: Float = 0, negativeSum: Float = 0, positiveMax: Float = 0, negativeMax: Float = 0
     private var positiveLast: Float = 0, negativeLast: Float = 0, positiveCount = 0, negativeCount = 0
     private var afterContrast: Float = 0
-    private var happyFaces = 0, sadFaces = 0
+    private var happySigns = 0, sadSigns = 0
     private var lastIsEmphatic = false
 
     /// Counts one token: its kind, flags, traits and lexicon scores (0, 0 for
@@ -72,12 +76,16 @@ struct DenseCounts {
             if traits.contains(.exclamation) { exclamations += 1; lastIsEmphatic = true }
             if traits.contains(.question) { questions += 1 }
             if flags & UInt16(CTK_FLAG_EMPHASIS) != 0 { emphasis += 1 }
-        case Int32(CTK_EMOJI.rawValue): emoji += 1; lastIsEmphatic = true
+        case Int32(CTK_EMOJI.rawValue):
+            emoji += 1
+            lastIsEmphatic = true
+            if traits.contains(.happy) { happySigns += 1 }
+            if traits.contains(.sad) { sadSigns += 1 }
         case Int32(CTK_EMOTICON.rawValue):
             emoticons += 1
             lastIsEmphatic = true
-            if traits.contains(.happyFace) { happyFaces += 1 }
-            if traits.contains(.sadFace) { sadFaces += 1 }
+            if traits.contains(.happy) { happySigns += 1 }
+            if traits.contains(.sad) { sadSigns += 1 }
         case Int32(CTK_URL.rawValue): urls += 1
         case Int32(CTK_USER.rawValue): mentions += 1
         case Int32(CTK_HASHTAG.rawValue): hashtags += 1
@@ -130,6 +138,6 @@ struct DenseCounts {
         dense[DenseFeature.lexiconPositiveCount.rawValue] = Self.log1p(positiveCount)
         dense[DenseFeature.lexiconNegativeCount.rawValue] = Self.log1p(negativeCount)
         dense[DenseFeature.lexiconAfterContrast.rawValue] = afterContrast
-        dense[DenseFeature.emoticonPolarity.rawValue] = Self.log1p(happyFaces) - Self.log1p(sadFaces)
+        dense[DenseFeature.emoticonPolarity.rawValue] = Self.log1p(happySigns) - Self.log1p(sadSigns)
     }
 }

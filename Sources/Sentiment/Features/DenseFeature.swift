@@ -50,7 +50,8 @@ public enum DenseFeature: Int, CaseIterable, Sendable {
     case lexiconAfterContrast
     /// log(1 + happy emoticons) − log(1 + sad ones), by the face's shape
     /// (`EmoticonPolarity`), so faces the training data never showed, and the
-    /// face emoji read as emoticons, still count.
+    /// face emoji read as emoticons, still count; approving and disapproving
+    /// gesture emoji (`EmojiPolarity`: 👍 👏 🎉 …, 👎 🤦 🤮 …) count with them.
     case emoticonPolarity
 
     /// Number of dense features (columns of the dense block).
