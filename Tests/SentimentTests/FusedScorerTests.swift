@@ -12,13 +12,13 @@ struct FusedScorerTests {
     /// languages and scripts, empty and huge texts, and repeated words.
     static let texts: [String] = ScoringTests.texts + [
         "The food was great but the service was awful", "not good. not good at all!!!", "I don't like it, but I don't hate it?",
-        "#notcool #LoveIt so #blessed", ":) :( :-D <3 😍😢🙏", "WHY IS THIS SO HARD?!?!", "@united lost my bag https://t.co/abc",
+        "#notcool #LoveIt so #blessed", ":) :( :-D <3 😍😢🙏", "we won 🏆🎉👍🏽 but the refs 🤦‍♂️👎 🤮 😎🙄", "WHY IS THIS SO HARD?!?!", "@united lost my bag https://t.co/abc",
         "Qué día tan bonito, me encanta", "Je suis très content aujourd'hui", "Das ist nicht gut und ich bin müde",
         "これはペンです", "Привет, как дела?", "123 456 789", "🙂", "but but but", "!!!", "???",
         String(repeating: "good bad ugly ", count: 2000), "naïve café déjà vu résumé",
     ] + (0..<300).map { i in
         // Made-up words, so a small cache must evict and refill.
-        let words = ["love", "hate", "not", "but", "great", "awful", "the", "meh", "#yay", ":)", "😡", "el", "und", "!!"]
+        let words = ["love", "hate", "not", "but", "great", "awful", "the", "meh", "#yay", ":)", "😡", "👍", "el", "und", "!!"]
         return (0..<(3 + i % 17)).map { j in words[(i * 7 + j * 3) % words.count] + (j % 4 == 0 ? "x\(i)" : "") }
             .joined(separator: " ")
     }
