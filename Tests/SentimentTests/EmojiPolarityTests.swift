@@ -9,11 +9,7 @@ struct EmojiPolarityTests {
     /// The polarity of the single emoji token `text` tokenizes to, or nil if it
     /// is not one emoji token.
     private func polarity(of text: String) -> Int? {
-        let buffer = TokenBuffer()
-        var text = text
-        text.withUTF8 { buffer.tokenize(UnsafeRawBufferPointer($0), options: FeatureSettings.standard.tokenizerOptions, seed: 1) }
-        guard buffer.count == 1, buffer.token(at: 0).kind == .emoji else { return nil }
-        return EmojiPolarity.of(buffer.textBytes(of: 0))
+        Fixtures.singleToken(text, kind: .emoji, EmojiPolarity.of)
     }
 
     @Test("Applause, a thumbs up and a party approve", arguments: ["👍", "👍🏽", "👏", "👏🏿", "🙌", "👌", "💪", "💯", "🎉", "🎊", "🏆", "🥳"])
@@ -34,12 +30,7 @@ struct EmojiPolarityTests {
     @Test("Gestures count in the emoticon-polarity feature beside the faces")
     func denseValue() throws {
         let model = try Fixtures.smallModel()
-        let workspace = SentimentModel.Workspace(batchCapacity: 1, cacheBits: 10)
-        func value(_ text: String) -> Float {
-            var text = text
-            text.withUTF8 { model.featurizeReference(UnsafeRawBufferPointer($0), row: 0, workspace: workspace) }
-            return workspace.dense[DenseFeature.emoticonPolarity.rawValue]
-        }
+        func value(_ text: String) -> Float { Fixtures.dense(.emoticonPolarity, of: text, model: model) }
         #expect(value("nice 👍👍 :)") == logf(4))
         #expect(value("the update 👎 🤮") == -logf(3))
         #expect(value("fire 🔥🔥") == 0)

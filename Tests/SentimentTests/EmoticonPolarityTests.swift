@@ -8,11 +8,7 @@ import Testing
 struct EmoticonPolarityTests {
     /// The polarity of the single emoticon token `text` tokenizes to.
     private func polarity(of text: String) -> Int? {
-        let buffer = TokenBuffer()
-        var text = text
-        text.withUTF8 { buffer.tokenize(UnsafeRawBufferPointer($0), options: FeatureSettings.standard.tokenizerOptions, seed: 1) }
-        guard buffer.count == 1, buffer.token(at: 0).kind == .emoticon else { return nil }
-        return EmoticonPolarity.of(buffer.textBytes(of: 0))
+        Fixtures.singleToken(text, kind: .emoticon, EmoticonPolarity.of)
     }
 
     @Test("Smiles, laughs, kisses and hearts are happy", arguments: [
@@ -39,12 +35,7 @@ struct EmoticonPolarityTests {
     @Test("The dense feature is log(1 + happy) − log(1 + sad), and 0 without faces")
     func denseValue() throws {
         let model = try Fixtures.smallModel()
-        let workspace = SentimentModel.Workspace(batchCapacity: 1, cacheBits: 10)
-        func value(_ text: String) -> Float {
-            var text = text
-            text.withUTF8 { model.featurizeReference(UnsafeRawBufferPointer($0), row: 0, workspace: workspace) }
-            return workspace.dense[DenseFeature.emoticonPolarity.rawValue]
-        }
+        func value(_ text: String) -> Float { Fixtures.dense(.emoticonPolarity, of: text, model: model) }
         #expect(value("so happy :) :D <3") == logf(4))
         #expect(value("nope :( </3 but :)") == logf(2) - logf(3))
         #expect(value("no faces here :o") == 0)

@@ -57,6 +57,25 @@ enum Fixtures {
         return model.classify(utf8: copies, workspace: workspace)
     }
 
+    /// `read` applied to the text of the single token `text` tokenizes to, or
+    /// nil when `text` is not one token of `kind`.
+    static func singleToken<T>(_ text: String, kind: Token.Kind, _ read: (UnsafeRawBufferPointer) -> T) -> T? {
+        let buffer = TokenBuffer()
+        var text = text
+        text.withUTF8 { buffer.tokenize(UnsafeRawBufferPointer($0), options: FeatureSettings.standard.tokenizerOptions, seed: 1) }
+        guard buffer.count == 1, buffer.token(at: 0).kind == kind else { return nil }
+        return read(buffer.textBytes(of: 0))
+    }
+
+    /// The value of dense feature `feature` for `text`, built feature by
+    /// feature (`featurizeReference`) with `model`.
+    static func dense(_ feature: DenseFeature, of text: String, model: SentimentModel) -> Float {
+        let workspace = SentimentModel.Workspace(batchCapacity: 1, cacheBits: 10)
+        var text = text
+        text.withUTF8 { model.featurizeReference(UnsafeRawBufferPointer($0), row: 0, workspace: workspace) }
+        return workspace.dense[feature.rawValue]
+    }
+
     /// A fresh temporary directory; the test removes it (`remove`) when done.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-tests-\(UUID().uuidString)")
