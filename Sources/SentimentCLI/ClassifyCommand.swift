@@ -25,7 +25,8 @@ struct ClassifyCommand: ParsableCommand {
             For a language the model does not support, "label" is null (empty in \
             TSV/CSV), "unsupported" is true and the probabilities are kept. A plain \
             line with invalid UTF-8 is classified with the bad bytes read as U+FFFD \
-            and gets "warning":"invalid UTF-8". TSV and CSV have the same fields \
+            and gets "warning":"invalid UTF-8"; one with NUL bytes (UTF-16 read as UTF-8 \
+            has them) gets "warning":"NUL bytes". TSV and CSV have the same fields \
             as columns: line, index, id, user, author_id, label, negative, \
             neutral, positive, score, lang, error, warning (empty where JSON \
             Lines leaves a field out).
@@ -35,9 +36,15 @@ struct ClassifyCommand: ParsableCommand {
             goes on. A summary goes to standard error, with a progress line while \
             standard error is a terminal.
 
+            A UTF-8 byte order mark at the start of a FILE is ignored. If a FILE \
+            cannot be read part way, the records before it are written and the run \
+            stops there. When the reader of the output goes away (`| head`), the \
+            run stops quietly.
+
             Exit status: 0 every record classified; 65 some records were errors \
-            (the output is still complete); 66 a FILE or the model is missing; 64 \
-            usage error.
+            (the output is still complete); 66 a FILE or the model is missing or \
+            unreadable; 64 usage error; 74 the output could not be written (disk \
+            full); the summary counts only the records written.
 
             Examples:
               sentiment classify Examples/tweets.txt
@@ -58,15 +65,18 @@ struct ClassifyCommand: ParsableCommand {
     var format: OutputFormat = .jsonl
 
     @Option(help: ArgumentHelp(
-        "Worker threads (default: the number of active cores).",
+        "Worker threads, 1 to \(Self.maxThreads) (default: the number of active cores).",
         valueName: "n"))
     var threads: Int?
 
     @OptionGroup var modelOptions: ModelOptions
 
+    /// The most worker threads: each holds two batches of some 2 MB.
+    static let maxThreads = 256
+
     func validate() throws {
-        if let threads, threads < 1 {
-            throw ValidationError("--threads must be at least 1.")
+        if let threads, !(1...Self.maxThreads).contains(threads) {
+            throw ValidationError("--threads must be from 1 to \(Self.maxThreads).")
         }
     }
 
@@ -81,9 +91,12 @@ struct ClassifyCommand: ParsableCommand {
             throw ExitCode.noInput
         }
         let model = try modelOptions.loadModel()
+        // A reader that goes away (`| head`) makes write(2) fail with EPIPE,
+        // which ends the run quietly, instead of killing the process mid-batch.
+        signal(SIGPIPE, SIG_IGN)
 
         let pipeline = ClassifyPipeline(model: model, configuration: .init(
-            threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+            threads: threads ?? min(ProcessInfo.processInfo.activeProcessorCount, Self.maxThreads),
             format: format,
             showsProgress: isatty(STDERR_FILENO) == 1))
         let outcome = pipeline.run(inputs: inputs)
@@ -95,7 +108,7 @@ struct ClassifyCommand: ParsableCommand {
         }
         if let writeError = outcome.writeError, writeError != EPIPE {
             printError("cannot write the output: \(String(cString: strerror(writeError)))")
-            throw ExitCode(74)  // EX_IOERR
+            throw ExitCode.ioError
         }
         if outcome.tally.errors > 0 { throw ExitCode.dataError }
     }

@@ -31,6 +31,7 @@ final class ClassifyPipeline {
 
     /// How a run went.
     struct Outcome {
+        /// The records written (a failed write's batch and those after it are not counted).
         var tally: Tally
         var seconds: Double
         /// An input that could not be opened or read (the output stops there).
@@ -103,9 +104,8 @@ final class ClassifyPipeline {
                 sequence += 1
                 if failure == 0 {
                     failure = writeAll(outputFD, batch.output.bytes)
-                    if failure != 0 { result.stop() }
+                    if failure == 0 { tally += batch.tally } else { result.stop() }
                 }
-                tally += batch.tally
                 free.push(batch)
                 if configuration.showsProgress {
                     let now = monotonicSeconds()

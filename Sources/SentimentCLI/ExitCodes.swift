@@ -8,6 +8,7 @@ import ArgumentParser
 /// |     64 | usage: unknown option, bad value (argument-parser's default) |
 /// |     65 | bad data: some record could not be used, or a malformed model |
 /// |     66 | missing input: an input file or the model does not exist     |
+/// |     74 | the output could not be written (`classify`: disk full)      |
 extension ExitCode {
     /// `EX_USAGE`: the command was used incorrectly.
     static let usage = ExitCode(64)
@@ -15,4 +16,6 @@ extension ExitCode {
     static let dataError = ExitCode(65)
     /// `EX_NOINPUT`: an input file or the model directory does not exist or cannot be read.
     static let noInput = ExitCode(66)
+    /// `EX_IOERR`: the output could not be written.
+    static let ioError = ExitCode(74)
 }

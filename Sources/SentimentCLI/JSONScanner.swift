@@ -111,7 +111,12 @@ struct JSONScanner {
             let key = try string()
             try expect(UInt8(ascii: ":"))
             let action: JSONMemberAction
-            if let context {
+            if let context, key.hasEscapes {
+                // Rare ("\u0074ext"): the key is compared decoded.
+                let decoded = ByteBuffer(capacity: key.end - key.start)
+                Self.decodeString(key, in: UnsafeRawBufferPointer(start: base, count: count), into: decoded)
+                action = withExtendedLifetime(decoded) { visitor.action(forKey: decoded.bytes, in: context) }
+            } else if let context {
                 action = visitor.action(forKey: UnsafeRawBufferPointer(start: base + key.start, count: key.end - key.start), in: context)
             } else {
                 action = .skip

@@ -10,6 +10,9 @@ import Darwin
 /// - Lines end at `\n`; a `\r` before it is dropped; a last line without `\n`
 ///   counts. Inputs follow each other as if concatenated, except that each
 ///   input's last line ends with the input. Line numbers run across all inputs.
+/// - A UTF-8 byte order mark at the start of an input is dropped.
+/// - When an input cannot be read, the lines cut before the failure are
+///   returned first; the next `fill` throws.
 /// - A line longer than `maxLineLength` bytes is not kept: the reader skips to
 ///   its end reading block by block, and the batch gets a `tooLong` line.
 /// - A batch ends at `maxLines` lines, once it holds `blockSize` bytes, or when
@@ -52,6 +55,10 @@ final class LineReader {
     /// Inside a line that is too long: dropping bytes up to its `\n`.
     private var skipping = false
     private var nextLineNumber = 1
+    /// The next line is the first of its input (where a byte order mark may be).
+    private var atFirstLine = false
+    /// A failure met after the current batch already had lines: thrown by the next `fill`.
+    private var pendingFailure: Failure?
 
     init(inputs: [Input], maxLineLength: Int = 1 << 20, blockSize: Int = 1 << 20, maxLines: Int = 4096) {
         precondition(maxLineLength > 0 && blockSize > 0 && maxLines > 0)
@@ -70,6 +77,10 @@ final class LineReader {
     /// - Returns: false when the inputs are exhausted (the batch is then empty).
     /// - Throws: `Failure` when an input cannot be opened or read.
     func fill(_ batch: Batch) throws(Failure) -> Bool {
+        if let failure = pendingFailure {
+            pendingFailure = nil
+            throw failure
+        }
         let input = batch.input
         input.removeAll()
         batch.lines.removeAll(keepingCapacity: true)
@@ -112,14 +123,18 @@ final class LineReader {
             // Read the next block.
             if fd < 0 {
                 guard nextInput < inputs.count else { return !batch.lines.isEmpty }
-                try openInput(inputs[nextInput])
                 nextInput += 1
+                do {
+                    try openInput(inputs[nextInput - 1])
+                } catch {
+                    return try deliver(batch, before: error)
+                }
             }
             input.reserve(blockSize)
             let n = read(fd, input.base + input.count, blockSize)
             if n < 0 {
                 if errno == EINTR { continue }
-                throw Failure(input: current, errno: errno)
+                return try deliver(batch, before: Failure(input: current, errno: errno))
             }
             if n == 0 {
                 // End of this input: its last line ends here.
@@ -138,23 +153,42 @@ final class LineReader {
         }
     }
 
+    /// Returns `batch` when it already holds lines, keeping `failure` for the
+    /// next `fill`; throws `failure` when it holds none.
+    private func deliver(_ batch: Batch, before failure: Failure) throws(Failure) -> Bool {
+        guard !batch.lines.isEmpty else { throw failure }
+        pendingFailure = failure
+        return true
+    }
+
     /// Records the line `start..<end` of the batch's input (without its `\n`).
     @inline(__always)
     private func emit(from start: Int, to end: Int, into batch: Batch) {
         defer { nextLineNumber += 1 }
+        let first = atFirstLine
+        atFirstLine = false
         if skipping {
             skipping = false
             batch.lines.append(Batch.Line(start: start, count: 0, number: nextLineNumber, tooLong: true))
             return
         }
+        var start = start
+        if first && end - start >= 3 && Self.startsWithByteOrderMark(batch.input.base + start) { start += 3 }
         var count = end - start
         if count > 0 && batch.input.base.load(fromByteOffset: end - 1, as: UInt8.self) == 0x0D { count -= 1 }
         let tooLong = count > maxLineLength
         batch.lines.append(Batch.Line(start: start, count: tooLong ? 0 : count, number: nextLineNumber, tooLong: tooLong))
     }
 
+    /// Whether the three bytes at `bytes` are UTF-8's byte order mark, EF BB BF.
+    private static func startsWithByteOrderMark(_ bytes: UnsafeMutableRawPointer) -> Bool {
+        bytes.load(as: UInt8.self) == 0xEF && bytes.load(fromByteOffset: 1, as: UInt8.self) == 0xBB
+            && bytes.load(fromByteOffset: 2, as: UInt8.self) == 0xBF
+    }
+
     private func openInput(_ input: Input) throws(Failure) {
         current = input
+        atFirstLine = true
         switch input {
         case .standardInput:
             fd = STDIN_FILENO

@@ -20,14 +20,14 @@ enum OutputFormat: String, CaseIterable, Sendable {
 ///      "probabilities":{"negative":0.0123,"neutral":0.1034,"positive":0.8843},
 ///      "score":0.8720,"lang":"en"}
 ///     {"line":5,"label":null,…,"lang":"es","unsupported":true}
-///     {"line":6,…,"lang":"en","warning":"invalid UTF-8"}
+///     {"line":6,…,"lang":"en","warning":"invalid UTF-8"}   (or "NUL bytes", or both, "; "-separated)
 ///     {"line":4,"error":"malformed JSON: unexpected end of input at byte 17"}
 ///
 /// TSV and CSV: the header `line index id user author_id label negative neutral
 /// positive score lang error warning` and one row per record, with the fields
 /// JSON Lines has (empty where it leaves them out); `label` is empty for an
 /// unsupported language, the classification fields are empty for an error, and
-/// `warning` is "invalid UTF-8" where JSON Lines has that warning.
+/// `warning` is JSON Lines' warning.
 struct RecordWriter {
     let format: OutputFormat
 
@@ -108,7 +108,11 @@ struct RecordWriter {
         out.append(",\"lang\":" as StaticString)
         appendLanguage(prediction.language, out) { Escaping.appendJSONString($0, to: out) }
         if !supported { out.append(",\"unsupported\":true" as StaticString) }
-        if record.invalidUTF8 { out.append(",\"warning\":\"invalid UTF-8\"" as StaticString) }
+        if let warning = record.warning {
+            out.append(",\"warning\":\"" as StaticString)
+            out.append(warning)
+            out.append(UInt8(ascii: "\""))
+        }
         out.append("}\n" as StaticString)
     }
 
@@ -155,7 +159,7 @@ struct RecordWriter {
         appendLanguage(prediction.language, out, field)
         out.append(separator)  // error
         out.append(separator)
-        if record.invalidUTF8 { out.append("invalid UTF-8" as StaticString) }
+        if let warning = record.warning { out.append(warning) }
         out.append(UInt8(ascii: "\n"))
     }
 

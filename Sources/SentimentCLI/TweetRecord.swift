@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One output record's worth of input: the text to classify and the fields
 /// that identify it, taken from one line, or the reason the line cannot be used.
 ///
@@ -35,6 +41,18 @@ struct TweetRecord {
     var problem: RecordProblem?
     /// The text is not well-formed UTF-8 (it is classified anyway).
     var invalidUTF8 = false
+    /// A plain line holds NUL bytes, as UTF-16 read as UTF-8 does (it is classified anyway).
+    var nulBytes = false
+
+    /// The output's `warning`, if any.
+    var warning: StaticString? {
+        switch (invalidUTF8, nulBytes) {
+        case (false, false): nil
+        case (true, false): "invalid UTF-8"
+        case (false, true): "NUL bytes"
+        case (true, true): "invalid UTF-8; NUL bytes"
+        }
+    }
     /// For `apiError`: the first error's message, when the response has one.
     var message = ByteRef.absent
 
@@ -54,9 +72,9 @@ struct TweetRecord {
 ///
 /// Plain data without references, so that records copy as bytes.
 enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
-    /// The line is empty or only blanks.
+    /// The line is empty or only blanks (`Blank`).
     case emptyLine
-    /// The text field is empty or only whitespace.
+    /// The text field is empty or only blanks (`Blank`).
     case emptyText
     /// A JSON object with none of the text fields.
     case noTextField
@@ -121,7 +139,8 @@ extension TweetRecord {
     static func extract(
         line: UnsafeRawBufferPointer, lineNumber: Int, scratch: ByteBuffer, into records: inout [TweetRecord]
     ) {
-        guard let first = firstNonBlank(line) else {
+        guard let first = firstNonBlank(line),
+              line[first] < 0x80 || !Blank.isBlank(UnsafeRawBufferPointer(rebasing: line[first...])) else {
             records.append(TweetRecord(line: lineNumber, problem: .emptyLine))
             return
         }
@@ -129,6 +148,7 @@ extension TweetRecord {
             var record = TweetRecord(line: lineNumber)
             record.text = ByteRef(pointer: line.baseAddress!, offset: 0, count: line.count)
             record.invalidUTF8 = !UTF8Validation.isValid(line)
+            record.nulBytes = memchr(line.baseAddress!, 0, line.count) != nil
             records.append(record)
             return
         }
@@ -350,7 +370,7 @@ struct TweetFields: JSONMemberVisitor {
     /// `noTextField` / `emptyText`.
     func record(line: Int, index: Int, bytes: UnsafeRawBufferPointer, scratch: ByteBuffer) -> TweetRecord {
         var record = TweetRecord(line: line, index: index)
-        if let span = idString, span.kind == .string {
+        if let span = idString, span.kind == .string || span.kind == .number {
             record.id = Self.ref(span, bytes, scratch)
         } else if let span = id, span.kind == .string || span.kind == .number {
             record.id = Self.ref(span, bytes, scratch)
@@ -365,7 +385,7 @@ struct TweetFields: JSONMemberVisitor {
         }
         record.text = Self.ref(text, bytes, scratch)
         let resolved = record.text.resolve(scratch: scratch)!
-        if Self.isBlank(resolved) {
+        if Blank.isBlank(resolved) {
             record.problem = .emptyText
             record.text = .absent
         } else {
@@ -382,16 +402,6 @@ struct TweetFields: JSONMemberVisitor {
         let offset = scratch.count
         JSONScanner.decodeString(span, in: bytes, into: scratch)
         return ByteRef(pointer: nil, offset: offset, count: scratch.count - offset)
-    }
-
-    private static func isBlank(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"): continue
-            default: return false
-            }
-        }
-        return true
     }
 }
 
@@ -417,6 +427,7 @@ extension TweetRecord {
         var authorID: String?
         var error: String?
         var invalidUTF8 = false
+        var nulBytes = false
 
         var description: String {
             var parts = ["line \(line)"]
@@ -427,6 +438,7 @@ extension TweetRecord {
             if let text { parts.append("text \(text.debugDescription)") }
             if let error { parts.append("error \(error.debugDescription)") }
             if invalidUTF8 { parts.append("invalid UTF-8") }
+            if nulBytes { parts.append("NUL bytes") }
             return parts.joined(separator: ", ")
         }
     }
@@ -445,7 +457,7 @@ extension TweetRecord {
                     line: record.line, index: record.index >= 0 ? record.index : nil,
                     text: string(record.text), id: string(record.id), user: string(record.user),
                     authorID: string(record.authorID), error: record.errorMessage(scratch: scratch),
-                    invalidUTF8: record.invalidUTF8)
+                    invalidUTF8: record.invalidUTF8, nulBytes: record.nulBytes)
             }
         }
     }

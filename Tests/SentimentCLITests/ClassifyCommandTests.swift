@@ -14,6 +14,19 @@ struct ClassifyCommandTests {
 
     private func fixture(_ name: String) -> String { SentimentExecutable.fixture(name) }
 
+    /// Starts `sentiment arguments…` writing to `standardOutput`, with standard error on a pipe.
+    private func start(_ arguments: [String], standardOutput: Any) throws -> (Process, Pipe) {
+        let process = Process()
+        process.executableURL = try #require(SentimentExecutable.url)
+        process.arguments = arguments
+        process.currentDirectoryURL = SentimentExecutable.packageRoot
+        process.standardOutput = standardOutput
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        return (process, errors)
+    }
+
     // MARK: - Input kinds
 
     @Test("Plain text gives one record per line with golden labels")
@@ -207,6 +220,54 @@ struct ClassifyCommandTests {
         #expect(records.map { $0["id"] != nil } == Array(repeating: false, count: 7) + Array(repeating: true, count: 3))
     }
 
+    @Test("A byte order mark at the start of a file does not hide its first JSON record")
+    func byteOrderMark() throws {
+        let plain = try classify([], input: "{\"id_str\":\"1\",\"text\":\"worst day ever :(\"}\n")
+        let marked = try classify([], input: "\u{FEFF}{\"id_str\":\"1\",\"text\":\"worst day ever :(\"}\n")
+        #expect(marked.status == 0)
+        #expect(marked.stdout == plain.stdout)
+        #expect(try marked.records().first?["id"] as? String == "1")
+    }
+
+    @Test("Records read before an input fails are written, then the run exits 66 naming it")
+    func inputFailsPartWay() throws {
+        // /proc/self/mem passes the up-front check but cannot be read (EIO).
+        let run = try classify([fixture("plain.txt"), "/proc/self/mem"])
+        #expect(run.status == 66)
+        #expect(try run.records().map { $0["line"] as? Int } == Array(1...6))
+        #expect(run.stderr.hasPrefix("classified 6 records"))
+        #expect(run.stderr.contains("cannot read /proc/self/mem: "))
+    }
+
+    @Test("A reader that goes away ends the run quietly, without a signal")
+    func readerGoesAway() throws {
+        let folder = try TemporaryFolder("classify-epipe")
+        let input = folder.appendingPathComponent("input.txt")
+        try Data(String(repeating: "I love this so much\n", count: 50_000).utf8).write(to: input)
+        let output = Pipe()
+        let (process, errors) = try start(["classify", input.path], standardOutput: output)
+        let first = output.fileHandleForReading.readData(ofLength: 100)
+        try output.fileHandleForReading.close()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(first.starts(with: Data(#"{"line":1,"#.utf8)))
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(stderr.hasPrefix("classified "))
+        #expect(!stderr.contains("cannot write"))
+    }
+
+    @Test("A full disk exits 74 and the summary counts only what was written")
+    func outputCannotBeWritten() throws {
+        let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        let (process, errors) = try start(["classify", fixture("plain.txt")], standardOutput: full)
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 74)
+        #expect(stderr.hasPrefix("classified 0 records"))
+        #expect(stderr.contains("cannot write the output: No space left on device"))
+    }
+
     @Test("CRLF line endings are stripped")
     func crlf() throws {
         let lf = try classify([], input: "I love this!!! 😍\n{\"id\":\"1\",\"text\":\"worst day ever :(\"}\n")
@@ -249,6 +310,7 @@ struct ClassifyCommandTests {
     @Test("Usage errors exit 64", arguments: [
         ["--format", "xml"],
         ["--threads", "0"],
+        ["--threads", "257"],
         ["--threads", "many"],
         ["--no-such-option"],
     ])

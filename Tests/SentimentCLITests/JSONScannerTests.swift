@@ -171,6 +171,10 @@ struct JSONScannerTests {
         ("[1,2,3]", TweetRecord.Decoded(line: 1, text: "[1,2,3]")),
         ("", TweetRecord.Decoded(line: 1, error: "empty line")),
         (" \t ", TweetRecord.Decoded(line: 1, error: "empty line")),
+        ("\u{00A0}\u{3000} \u{2003}", TweetRecord.Decoded(line: 1, error: "empty line")),
+        ("\u{200B}\u{FEFF}", TweetRecord.Decoded(line: 1, error: "empty line")),
+        ("\u{00A0}x", TweetRecord.Decoded(line: 1, text: "\u{00A0}x")),
+        (#"{"text":"\u00a0\u3000\n"}"#, TweetRecord.Decoded(line: 1, error: "empty text")),
     ])
     func plainLines(line: String, record: TweetRecord.Decoded) {
         #expect(TweetRecord.decoded(line) == [record])
@@ -189,6 +193,27 @@ struct JSONScannerTests {
         #expect(records.count == 1)
         #expect(records.first?.invalidUTF8 == true)
         #expect(records.first?.error == nil)
+    }
+
+    @Test("NUL bytes in a plain line are kept and flagged, as UTF-16 read as UTF-8 has them")
+    func nulBytes() {
+        let records = TweetRecord.decoded(line: Array("I\0 \0l\0o\0v\0e\0".utf8))
+        #expect(records.count == 1)
+        #expect(records.first?.nulBytes == true)
+        #expect(records.first?.error == nil)
+        #expect(TweetRecord.decoded("I love this").first?.nulBytes == false)
+    }
+
+    @Test("Member keys written with escapes are read decoded")
+    func escapedKeys() {
+        #expect(TweetRecord.decoded(#"{"id_str":"21","\u0074ext":"hi","\u0075ser":{"screen\u005fname":"ana"}}"#)
+            == [TweetRecord.Decoded(line: 1, text: "hi", id: "21", user: "ana")])
+    }
+
+    @Test("A numeric id_str still wins over id, digit for digit")
+    func numericIDString() {
+        #expect(TweetRecord.decoded(#"{"id_str":12345678901234567890,"id":5,"text":"x"}"#)
+            == [TweetRecord.Decoded(line: 1, text: "x", id: "12345678901234567890")])
     }
 
     @Test("Valid UTF-8 is not flagged")

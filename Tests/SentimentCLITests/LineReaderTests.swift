@@ -88,4 +88,31 @@ struct LineReaderTests {
             #expect(error.description == "/no/such/file: No such file or directory")
         }
     }
+
+    @Test("A UTF-8 byte order mark is dropped at the start of each input, and only there")
+    func byteOrderMark() throws {
+        let folder = try TemporaryFolder("line-reader-bom")
+        let bom = "\u{FEFF}"
+        let first = folder.appendingPathComponent("first")
+        let second = folder.appendingPathComponent("second")
+        try Data("\(bom){\"text\":\"hi\"}\r\n\(bom)kept\n".utf8).write(to: first)
+        try Data("\(bom)\nlast".utf8).write(to: second)
+        for blockSize in [1, 2, 3, 4096] {
+            let lines = try read([first.path, second.path], blockSize: blockSize, maxLines: 2, maxLineLength: 100)
+            #expect(lines == ["1\t{\"text\":\"hi\"}", "2\t\(bom)kept", "3\t", "4\tlast"], "block \(blockSize)")
+        }
+    }
+
+    @Test("Lines read before an input fails are returned first; the next fill throws")
+    func failureAfterLines() throws {
+        let folder = try TemporaryFolder("line-reader-failure")
+        let good = folder.appendingPathComponent("good")
+        try Data("one\ntwo\n".utf8).write(to: good)
+        // /proc/self/mem opens but cannot be read at offset 0 (EIO).
+        let reader = LineReader(inputs: [.file(good.path), .file("/proc/self/mem")], blockSize: 4096, maxLines: 100)
+        let batch = Batch(inputCapacity: 16, lineCapacity: 4)
+        #expect(try reader.fill(batch))
+        #expect(batch.lines.map { String(decoding: batch.bytes(of: $0), as: UTF8.self) } == ["one", "two"])
+        #expect(throws: LineReader.Failure.self) { try reader.fill(batch) }
+    }
 }
