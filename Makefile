@@ -14,7 +14,7 @@ RELEASE       = $(SWIFT) build -c release --static-swift-stdlib
 APT_PACKAGES  = libicu-dev libblas-dev libopenblas0-pthread libsqlite3-dev
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build demo test model eval bench bench-peers clean
+.PHONY: all deps build demo test model eval bench bench-peers fuzz fuzz-seeds clean
 
 all: build
 
@@ -45,7 +45,31 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(MAKE) fuzz-seeds
 	SENTIMENT_BIN="$$($(SWIFT) build --show-bin-path)/sentiment" scripts/browser-tests.sh
+
+## The C tokenizer under libFuzzer with AddressSanitizer and UndefinedBehaviorSanitizer
+## (Fuzz/tokenizer_fuzz.c, the toolchain's clang). fuzz-seeds replays every seed once
+## (part of make test); fuzz searches for FUZZ_SECONDS from them, new finds in .build/fuzz/corpus.
+CLANG        ?= $(dir $(shell command -v $(SWIFT)))clang
+FUZZ_DIR      = .build/fuzz
+FUZZ_SECONDS ?= 300
+FUZZ_BIN      = $(FUZZ_DIR)/tokenizer_fuzz
+FUZZ_SOURCES  = Fuzz/tokenizer_fuzz.c $(wildcard Sources/CTokenizer/*.c)
+
+$(FUZZ_BIN): $(FUZZ_SOURCES) $(wildcard Sources/CTokenizer/*.h Sources/CTokenizer/include/*.h)
+	@mkdir -p $(FUZZ_DIR)
+	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  -ISources/CTokenizer/include -ISources/CTokenizer $(FUZZ_SOURCES) -licuuc -o $@
+
+fuzz-seeds: deps $(FUZZ_BIN)
+	@rm -rf $(FUZZ_DIR)/seeds && python3 Fuzz/seeds.py $(FUZZ_DIR)/seeds
+	$(FUZZ_BIN) -runs=0 -rss_limit_mb=2048 -artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/seeds
+
+fuzz: deps $(FUZZ_BIN)
+	@mkdir -p $(FUZZ_DIR)/corpus && python3 Fuzz/seeds.py $(FUZZ_DIR)/seeds
+	$(FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -artifact_prefix=$(FUZZ_DIR)/ -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+	  -dict=Fuzz/tokenizer.dict $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds
 
 ## Rebuild the shipped model from the shared data (the exact command behind Models/default).
 model: deps

@@ -50,6 +50,9 @@ unsigned ctk__uclass(uint32_t cp)
     int8_t type = u_charType(c);
     uint32_t mask = U_MASK(type);
     if (mask & U_GC_L_MASK) {
+        /* The Hangul fillers (U+115F, U+1160, U+3164, U+FFA0) are letters that
+         * NFKC_Casefold deletes: as letters they would start words with no text. */
+        if (u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT)) return CTK_U_SKIP;
         k |= CTK_U_LETTER | CTK_U_ALPHA;
         if (u_isUUppercase(c)) k |= CTK_U_UPPER;
         UErrorCode status = U_ZERO_ERROR;

@@ -102,10 +102,10 @@ static void emit(ctk_scanner *s, ctk_kind kind, unsigned flags, size_t src_start
     if (s->options & CTK_OPT_NEGATION) {
         /* Every cue starts with 'n' or ends with "nt", "'t", "ot" or "ut": test that
          * inline first (negation.c keeps the list). */
-        const char *t = s->text + text_start;
-        if (kind == CTK_WORD && !s->text_full && text_len >= 2 &&
-            (t[0] == 'n' || (t[text_len - 1] == 't' && (t[text_len - 2] == 'n' || t[text_len - 2] == '\'' ||
-                                                      t[text_len - 2] == 'o' || t[text_len - 2] == 'u'))) &&
+        /* `t` is formed only when the text is there (a size query passes no buffer). */
+        const char *t = kind == CTK_WORD && !s->text_full && text_len >= 2 ? s->text + text_start : NULL;
+        if (t && (t[0] == 'n' || (t[text_len - 1] == 't' && (t[text_len - 2] == 'n' || t[text_len - 2] == '\'' ||
+                                                           t[text_len - 2] == 'o' || t[text_len - 2] == 'u'))) &&
             ctk__is_negator(t, text_len)) {
             flags |= CTK_FLAG_NEGATOR;
             s->in_negation = true;
@@ -115,7 +115,7 @@ static void emit(ctk_scanner *s, ctk_kind kind, unsigned flags, size_t src_start
     }
     if (s->token_count < s->token_capacity) {
         ctk_token *t = &s->tokens[s->token_count];
-        t->hash = s->text_full ? 0 : ctk__hash_with_state(s->text + text_start, text_len, s->hash_state);
+        t->hash = s->text_full ? 0 : ctk__hash_with_state(text_len ? s->text + text_start : "", text_len, s->hash_state);
         t->text_offset = (uint32_t)text_start;
         t->text_length = (uint32_t)text_len;
         t->source_offset = (uint32_t)src_start;

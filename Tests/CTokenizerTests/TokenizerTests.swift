@@ -156,6 +156,15 @@ struct TokenizerTests {
         #expect(text.map { UInt8(bitPattern: $0) } == reference.text)
     }
 
+    @Test("Hangul fillers are skipped like other invisible characters, never words with no text")
+    func hangulFillers() {
+        for filler in ["\u{115F}", "\u{1160}", "\u{3164}", "\u{FFA0}"] {
+            #expect(tokenize(filler).list.isEmpty, "\(filler.unicodeScalars.first!)")
+            #expect(tokenize("#" + filler).list.allSatisfy { !$0.text.isEmpty })
+            #expect(tokenize("so\(filler)good").list.map(\.text) == ["so", "good"])
+        }
+    }
+
     @Test("Text that expands past the first guess is grown and retried")
     func expansionPastFirstGuess() throws {
         // Each invalid byte becomes three bytes of U+FFFD: more than 2 × count + 16.
