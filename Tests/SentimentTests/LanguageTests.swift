@@ -29,12 +29,27 @@ struct LanguageTests {
         }
     }
 
+    @Test("Short posts in other languages are flagged too", arguments: [
+        "Ti amo", "Ich liebe dich", "Eu te amo", "Dit is heel mooi", "Me encanta este producto",
+        "J'adore ce film", "Terima kasih banyak", "Seni seviyorum", "Bom dia a todos", "Vielen Dank für alles",
+    ])
+    func shortForeign(text: String) throws {
+        #expect(try !language(text).isSupported)
+    }
+
     @Test("English stays English, loanwords with accents included", arguments: [
         "I love this!!! 😍",
         "The meeting is at 3pm",
         "Had the best café au lait this morning",
         "Our résumé workshop is on Friday",
         "lol",
+        "Feliz cumpleaños to my best friend",
+        "Happy Cinco de Mayo everyone",
+        "Grazie to everyone who came",
+        "Viva Las Vegas baby",
+        "Danke schön for the lovely gift :)",
+        "Ja ja very funny",
+        "The hotel was très chic",
     ])
     func english(text: String) throws {
         #expect(try language(text) == .english)
