@@ -41,6 +41,10 @@ public struct Trainer: Sendable {
                       log: (String) -> Void = { _ in }) throws -> Result {
         try options.features.validate()
         guard !examples.isEmpty else { throw TrainingError.noExamples }
+        // One BLAS thread, as scoring uses: L-BFGS's dot products then sum in
+        // the same order whether or not a model was loaded before in this
+        // process (OpenBLAS splits a threaded ddot into partial sums).
+        _ = BLASScorer.singleThreaded
         let threads = options.threads > 0 ? options.threads : ProcessInfo.processInfo.activeProcessorCount
         let settings = options.features
         let classCounts = SentimentLabel.allCases.map { label in examples.count { $0.label == label } }
