@@ -35,8 +35,7 @@ struct ClassifyRoutes {
     }
 
     func classify(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        let contentType = request.headers[.contentType].map { $0.split(separator: ";")[0].trimmingCharacters(in: .whitespaces).lowercased() }
-        switch contentType {
+        switch request.headers[.contentType].flatMap(Self.mediaType) {
         case nil, "application/json":
             return try await classifyJSON(request, context: context)
         case Self.ndjson, "application/jsonl", "application/jsonlines":
@@ -44,6 +43,14 @@ struct ClassifyRoutes {
         case let other?:
             throw Problem.unsupportedMediaType(other)
         }
+    }
+
+    /// The media type of a `Content-Type` value, lowercased and without
+    /// parameters (`"application/json"` for `"Application/JSON; charset=utf-8"`),
+    /// or `nil` when it is empty (`""`, `";"`, `"; charset=utf-8"`), which counts as missing.
+    static func mediaType(of contentType: String) -> String? {
+        let type = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
+        return type.isEmpty ? nil : type
     }
 
     // MARK: - JSON
