@@ -32,4 +32,51 @@ struct ClassifyBodyTests {
             #expect(detail.hasPrefix("'text/plain' is neither"), "detail: \(detail)")
         }
     }
+
+    // MARK: - Ids
+
+    @Test("Integer ids are echoed exactly, beyond the 53 bits of a Double")
+    func integerIDsAreEchoedExactly() async throws {
+        try await TestServer.with { server in
+            let body = #"{"items": [{"id": 9007199254740993, "text": "a"}, {"id": 12345678901234567890, "text": "b"}, "#
+                + #"{"id": -9223372036854775808, "text": "c"}, {"id": 2.5, "text": "d"}, {"id": 7, "text": "e"}]}"#
+            let answer = try await server.request(.POST, "/v1/classify", body: Data(body.utf8))
+            #expect(answer.status == 200)
+            for id in ["9007199254740993", "12345678901234567890", "-9223372036854775808", "2.5", "7"] {
+                #expect(answer.text.contains(#""id":\#(id),"#), "id \(id) in \(answer.text)")
+            }
+            try OpenAPIDocument.shared.validate(answer, path: "/v1/classify", method: "post")
+        }
+    }
+
+    // MARK: - Bodies that cannot be read
+
+    @Test("A body that cannot be decoded is a 400 with the real reason", arguments: [
+        (Data(#"{"texts": ["a"#.utf8) + Data([0xFF, 0xFE]) + Data(#""]}"#.utf8), "UTF-8"),
+        (Data(#"{"texts": ["\ud800"]}"#.utf8), "surrogate"),
+        (Data(#"{"items": [{"id": 1e400, "text": "a"}]}"#.utf8), "1e400"),
+    ])
+    func undecodableBodiesNameTheRealReason(body: Data, expected: String) async throws {
+        try await TestServer.with { server in
+            let answer = try await server.request(.POST, "/v1/classify", body: body)
+            #expect(answer.status == 400)
+            let problem = try answer.object()
+            #expect(problem["code"] as? String == "malformed-body")
+            let detail = problem["detail"] as? String ?? ""
+            #expect(detail.localizedCaseInsensitiveContains(expected), "detail: \(detail)")
+            #expect(!detail.contains("Dictionary"), "detail: \(detail)")
+        }
+    }
+
+    @Test("A member that is null counts as absent", arguments: [
+        #"{"texts": ["a", "b"], "items": null}"#,
+        #"{"texts": null, "items": ["a", {"text": "b"}]}"#,
+    ])
+    func nullMemberCountsAsAbsent(body: String) async throws {
+        try await TestServer.with { server in
+            let answer = try await server.request(.POST, "/v1/classify", body: Data(body.utf8))
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect((try answer.object()["results"] as? [Any])?.count == 2)
+        }
+    }
 }

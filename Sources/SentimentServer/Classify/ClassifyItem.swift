@@ -32,7 +32,7 @@ struct ClassifyItem: Sendable {
         }
         var id = object["id"] ?? .null
         switch id {
-        case .null, .string, .number: break
+        case .null, .string, .integer, .unsignedInteger, .number: break
         default:
             let problem = ItemError.invalidID("\(member("id")) is \(id.typeName); use a string or a number")
             id = .null

@@ -67,7 +67,9 @@ struct ClassifyRoutes {
             throw Problem.malformedBody("the body is \(value.typeName); expected an object with \"texts\" or \"items\"")
         }
         let items: [ClassifyItem]
-        switch (object["texts"], object["items"]) {
+        // A member that is `null` counts as absent.
+        let present = { (name: String) in object[name].flatMap { $0 == .null ? nil : $0 } }
+        switch (present("texts"), present("items")) {
         case (let texts?, nil):
             guard case .array(let array) = texts else {
                 throw Problem.malformedBody("\"texts\" is \(texts.typeName); expected an array of strings")

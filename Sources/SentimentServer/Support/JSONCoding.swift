@@ -37,28 +37,49 @@ enum JSONCoding {
 
 /// Any JSON value, for bodies whose items are checked one by one (so one bad
 /// item is a per-item error, never a failed batch).
+///
+/// Whole numbers that fit `Int64` (or `UInt64`) are kept exactly, so a numeric
+/// id such as `9007199254740993` is echoed as given; other numbers are `Double`s.
 enum JSONValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
+    case integer(Int64)
+    case unsignedInteger(UInt64)
     case number(Double)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
 
+    /// Decodes whichever JSON value is there. A value that cannot be read (a
+    /// string with a lone surrogate, a number too large for a `Double`) throws
+    /// its own error, not a type mismatch of the last type tried.
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
+        let depth = decoder.codingPath.count
+        /// The value as `type`, or `nil` when it is another JSON type.
+        func attempt<T: Decodable>(_ type: T.Type) throws -> T? {
+            do {
+                return try container.decode(type)
+            } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == depth {
+                return nil
+            }
+        }
         if container.decodeNil() {
             self = .null
-        } else if let value = try? container.decode(Bool.self) {
+        } else if let value = try attempt(Bool.self) {
             self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
+        } else if let value = try attempt(String.self) {
             self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
+        } else if let value = try attempt([JSONValue].self) {
             self = .array(value)
+        } else if let value = try attempt([String: JSONValue].self) {
+            self = .object(value)
+        } else if let value = try? container.decode(Int64.self) {
+            self = .integer(value)
+        } else if let value = try? container.decode(UInt64.self) {
+            self = .unsignedInteger(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .number(try container.decode(Double.self))
         }
     }
 
@@ -67,6 +88,8 @@ enum JSONValue: Sendable, Hashable, Codable {
         switch self {
         case .null: try container.encodeNil()
         case .bool(let value): try container.encode(value)
+        case .integer(let value): try container.encode(value)
+        case .unsignedInteger(let value): try container.encode(value)
         case .number(let value):
             if value.rounded() == value, abs(value) < 1e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
         case .string(let value): try container.encode(value)
@@ -80,7 +103,7 @@ enum JSONValue: Sendable, Hashable, Codable {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
-        case .number: "a number"
+        case .integer, .unsignedInteger, .number: "a number"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
