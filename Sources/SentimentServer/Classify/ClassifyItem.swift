@@ -48,7 +48,7 @@ struct ClassifyItem: Sendable {
     }
 
     private static func check(_ text: String, field: String, limits: ClassifyLimits) -> Result<String, ItemError> {
-        if text.allSatisfy(\.isWhitespace) { return .failure(.emptyText("\(field) is empty")) }
+        if BlankText.isBlank(text) { return .failure(.emptyText("\(field) is empty or blank")) }
         if text.count > limits.maximumTextLength {
             return .failure(.textTooLong("\(field) has \(text.count) characters; at most \(limits.maximumTextLength)"))
         }
