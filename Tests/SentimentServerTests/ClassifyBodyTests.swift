@@ -95,4 +95,23 @@ struct ClassifyBodyTests {
             try OpenAPIDocument.shared.validate(answer, path: "/v1/classify", method: "post")
         }
     }
+
+    // MARK: - NDJSON
+
+    @Test("The error line that ends an NDJSON stream carries the request id")
+    func ndjsonErrorLineHasTheRequestID() async throws {
+        try await TestServer.with(configure: { $0.classifyLimits.maximumStreamItems = 2 }) { server in
+            let body = (0..<4).map { #"{"id": \#($0), "text": "ok"}"# }.joined(separator: "\n")
+            let answer = try await server.request(.POST, "/v1/classify", body: Data(body.utf8),
+                                                  headers: [("X-Request-ID", "stream-42")],
+                                                  contentType: "application/x-ndjson", streamed: true)
+            #expect(answer.status == 200)
+            let last = try #require(answer.text.split(separator: "\n").last)
+            let line = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+            let error = try #require(line["error"] as? [String: Any])
+            #expect(error["code"] as? String == "too-many-items")
+            #expect(error["request_id"] as? String == "stream-42")
+            try OpenAPIDocument.shared.validate(schema: "StreamError", line)
+        }
+    }
 }

@@ -107,6 +107,7 @@ struct ClassifyRoutes {
         let thresholds = thresholds
         let metrics = metrics
         let logger = context.logger
+        let requestID = context.requestID
         var headers = HTTPFields()
         headers[.contentType] = Self.ndjson
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
@@ -174,7 +175,7 @@ struct ClassifyRoutes {
             try await flush(&writer)
             if let stop {
                 logger.notice("NDJSON stream stopped", metadata: ["reason": "\(stop.detail ?? stop.title)"])
-                var output = ByteBuffer(bytes: try encoder.encode(["error": stop.body(instance: "/v1/classify", requestID: nil)]))
+                var output = ByteBuffer(bytes: try encoder.encode(["error": stop.body(instance: "/v1/classify", requestID: requestID)]))
                 output.writeInteger(UInt8(ascii: "\n"))
                 try await writer.write(output)
             }
