@@ -114,6 +114,18 @@ struct StoreTests {
         }
     }
 
+    @Test("A prefix longer than any name finds no one instead of failing", arguments: [
+        String(repeating: "_", count: 25_000), String(repeating: "a", count: 50_001), String(repeating: "%", count: 101),
+    ])
+    func overlongPrefixFindsNoOne(prefix: String) async throws {
+        try await withStore { store, _ async throws in
+            try await store.save(users: [alice, bob], tweets: [])
+            #expect(try await store.users(prefix: prefix).isEmpty)
+            let longest = String(repeating: "a", count: TweetStore.maximumPrefixLength)
+            #expect(try await store.users(prefix: longest).isEmpty)
+        }
+    }
+
     // MARK: - Search history
 
     @Test("History is most recent first, without duplicates, capped and clearable")

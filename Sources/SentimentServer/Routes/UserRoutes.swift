@@ -24,6 +24,10 @@ struct UserRoutes {
     /// usernames that start with it (all of them for an empty query), most recent first.
     func search(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let query = request.uri.queryParameters.get("query") ?? ""
+        guard query.count <= TweetStore.maximumPrefixLength else {
+            throw Problem.invalidParameter(
+                "query must be at most \(TweetStore.maximumPrefixLength) characters, not \(query.count)")
+        }
         let limit = try Self.limit(request, default: 10, maximum: 50)
         let service = TweetService(store: services.store, source: nil, classifier: services.classifier, options: options,
                                    logger: context.logger)

@@ -122,14 +122,21 @@ public final class TweetStore: Sendable {
         try await pool.read { db in try UserRecord.fetchOne(db, key: id)?.user }
     }
 
+    /// The longest prefix ``users(prefix:limit:)`` looks for: 100 characters.
+    /// Usernames have at most 50 and X display names at most 50, so a longer
+    /// prefix matches nothing (and would make SQLite's `LIKE` pattern too complex).
+    public static let maximumPrefixLength = 100
+
     /// Stored users whose username, or display name, starts with `prefix`
     /// (case-insensitive, `@` ignored), usernames first, alphabetically.
+    ///
+    /// A prefix longer than ``maximumPrefixLength`` characters finds no one.
     ///
     /// - Complexity: a scan of the `user` table; fine for the thousands of
     ///   users a person looks up.
     public func users(prefix: String, limit: Int = 10) async throws -> [User] {
         let key = User.key(for: prefix)
-        guard !key.isEmpty, limit > 0 else { return [] }
+        guard !key.isEmpty, key.count <= Self.maximumPrefixLength, limit > 0 else { return [] }
         let pattern = Self.likeEscaped(key) + "%"
         return try await pool.read { db in
             try UserRecord.fetchAll(
