@@ -167,6 +167,16 @@ struct ServiceTests {
         }
     }
 
+    @Test("A username with more than one leading @ is refused and not recorded", arguments: ["@@alice", "@ @alice", "@@@alice"])
+    func doubleAtIsNotAUsername(name: String) async throws {
+        try await withStore { store, _ async throws in
+            let service = makeService(store, source: FakeSource(users: [alice], tweets: sampleTweets(1, by: alice)))
+            _ = try await service.timeline(username: "@alice")
+            await #expect(throws: TweetServiceError.invalidUsername(name)) { try await service.timeline(username: name) }
+            #expect(try await service.searchHistory().map(\.username) == ["alice"])
+        }
+    }
+
     // MARK: - Users and history
 
     @Test("Searched usernames are recorded, newest first, without duplicates, capped")

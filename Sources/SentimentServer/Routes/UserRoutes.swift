@@ -39,7 +39,9 @@ struct UserRoutes {
 
     /// The ``Tweets/Timeline`` JSON: `{"user", "tweets", "next_cursor", "stale", "failure"}`.
     func tweets(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        let username = try context.parameters.require("username")
+        // Hummingbird hands path parameters over as sent: `%40name` is `@name`.
+        let rawUsername = try context.parameters.require("username")
+        let username = rawUsername.removingPercentEncoding ?? rawUsername
         let cursor = request.uri.queryParameters.get("cursor").flatMap { $0.isEmpty ? nil : $0 }
         let limit = try Self.limit(request, default: options.pageSize, maximum: 100)
         let offlineParameter = request.uri.queryParameters.get("offline").map { ["1", "true", "yes"].contains($0.lowercased()) } ?? false

@@ -96,8 +96,8 @@ public final class TweetService: Sendable {
     ///   ``TweetServiceError/invalidUsername(_:)``, ``TweetServiceError/invalidCursor``;
     ///   a database error.
     public func timeline(username: String, cursor: String? = nil, limit: Int? = nil) async throws -> Timeline {
+        guard User.isValidUsername(username) else { throw TweetServiceError.invalidUsername(username) }
         let key = User.key(for: username)
-        guard User.isValidUsername(key) else { throw TweetServiceError.invalidUsername(username) }
         let limit = min(100, max(1, limit ?? options.pageSize))
         let state = try cursor.map(TimelineCursor.init(encoded:))
         let now = sleeper.now()
