@@ -26,6 +26,28 @@ struct UserRouteParameterTests {
         }
     }
 
+    @Test("A cursor made for another user's timeline is a 400 invalid-cursor")
+    func anotherUsersCursorIsRefused() async throws {
+        let rainy = User(id: "9000000002", username: "rainyday_ops", displayName: "Rainy Day Ops")
+        let tweets = (0..<3).map {
+            Tweet(id: "17855000000000000\($0)0", authorID: rainy.id, text: "maintenance \($0)",
+                  createdAt: Date(timeIntervalSince1970: 1_714_000_000 + Double($0)), language: "en")
+        }
+        try await TestServer.with(seed: { service in
+            try await importSunnydays(service)
+            try await service.store.save(users: [rainy], tweets: tweets)
+        }) { server in
+            let first = try await server.request(.GET, "/v1/users/sunnydays/tweets?offline=1&limit=2").object()
+            let cursor = try #require(first["next_cursor"] as? String)
+            let same = try await server.request(.GET, "/v1/users/SunnyDays/tweets?offline=1&limit=2&cursor=\(cursor)")
+            #expect(same.status == 200)
+            let answer = try await server.request(.GET, "/v1/users/rainyday_ops/tweets?offline=1&cursor=\(cursor)")
+            #expect(answer.status == 400)
+            #expect(try answer.object()["code"] as? String == "invalid-cursor")
+            try OpenAPIDocument.shared.validate(answer, path: "/v1/users/{username}/tweets", method: "get")
+        }
+    }
+
     @Test("A search query longer than 100 characters is a 400, not a database failure", arguments: [
         String(repeating: "_", count: 25_000), String(repeating: "a", count: 50_001), String(repeating: "a", count: 101),
     ])

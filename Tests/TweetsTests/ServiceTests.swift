@@ -167,6 +167,53 @@ struct ServiceTests {
         }
     }
 
+    @Test("A cursor made for one user's timeline is refused on another's")
+    func cursorIsBoundToItsUser() async throws {
+        try await withStore { store, _ async throws in
+            let source = FakeSource(users: [alice, bob], tweets: sampleTweets(4, by: alice) + sampleTweets(4, by: bob))
+            let service = makeService(store, source: source, pageSize: 2)
+            let alicePage = try await service.timeline(username: "alice")
+            _ = try await service.timeline(username: "bob_builder")
+            let cursor = try #require(alicePage.nextCursor)
+            await #expect(throws: TweetServiceError.invalidCursor) {
+                try await service.timeline(username: "bob_builder", cursor: cursor)
+            }
+            let offline = makeService(store, source: nil, pageSize: 2)
+            await #expect(throws: TweetServiceError.invalidCursor) {
+                try await offline.timeline(username: "bob_builder", cursor: cursor)
+            }
+            #expect(try await offline.timeline(username: "@ALICE", cursor: cursor).tweets.allSatisfy { $0.tweet.authorID == alice.id })
+        }
+    }
+
+    @Test("A cursor naming an unknown user or a tweet that is not the user's is refused", arguments: [
+        TimelineCursor(u: "999", b: nil, t: nil, x: true),
+        TimelineCursor(u: alice.id, b: "no-such-tweet", t: nil, x: true),
+        TimelineCursor(u: alice.id, b: "2009999", t: nil, x: true),
+    ])
+    func cursorNamingUnknownThingsIsRefused(cursor: TimelineCursor) async throws {
+        try await withStore { store, _ async throws in
+            let source = FakeSource(users: [alice, bob], tweets: sampleTweets(3, by: alice) + sampleTweets(3, by: bob))
+            let service = makeService(store, source: source)
+            _ = try await service.timeline(username: "alice")
+            _ = try await service.timeline(username: "bob_builder")
+            #expect(try await store.containsTweet(id: "2009999", authorID: bob.id))
+            await #expect(throws: TweetServiceError.invalidCursor) {
+                try await makeService(store, source: nil).timeline(username: "alice", cursor: cursor.encoded)
+            }
+        }
+    }
+
+    @Test("A cursor is the same text for the same state: its JSON keys are sorted")
+    func cursorIsDeterministic() throws {
+        let cursor = TimelineCursor(u: "9000000001", b: "1785600000000000000", t: "next-token", x: false)
+        var base64 = cursor.encoded.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        let json = String(decoding: try #require(Data(base64Encoded: base64)), as: UTF8.self)
+        #expect(json == #"{"b":"1785600000000000000","t":"next-token","u":"9000000001","x":false}"#)
+        #expect(try TimelineCursor(encoded: cursor.encoded) == cursor)
+    }
+
     @Test("A username with more than one leading @ is refused and not recorded", arguments: ["@@alice", "@ @alice", "@@@alice"])
     func doubleAtIsNotAUsername(name: String) async throws {
         try await withStore { store, _ async throws in

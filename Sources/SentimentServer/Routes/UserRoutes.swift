@@ -69,7 +69,7 @@ struct UserRoutes {
                     detail: "'\(text)' is not a username (1–50 letters, digits or _)")
         case .invalidCursor:
             Problem(status: .badRequest, code: "invalid-cursor", title: "Invalid cursor",
-                    detail: "the cursor was not produced by this server; start again without one")
+                    detail: "the cursor was not produced by this server for this user's tweets; start again without one")
         case .unknownUser(let username):
             Problem(status: .notFound, code: "unknown-user", title: "Unknown user", detail: "the X API has no user @\(username)")
         case .nothingStored(let username, nil):

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a timeline cursor holds, encoded as base64url JSON so it is opaque to clients.
-struct TimelineCursor: Codable, Hashable {
+struct TimelineCursor: Codable, Hashable, Sendable {
     /// The user's id.
     var u: String
     /// The last tweet shown: the next page starts below it.
@@ -12,7 +12,10 @@ struct TimelineCursor: Codable, Hashable {
     var x: Bool
 
     var encoded: String {
-        let data = (try? JSONEncoder().encode(self)) ?? Data()
+        // Sorted keys: the same state always gives the same cursor.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = (try? encoder.encode(self)) ?? Data()
         return data.base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")

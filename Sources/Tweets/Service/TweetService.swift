@@ -93,13 +93,16 @@ public final class TweetService: Sendable {
     /// - Throws: ``TweetServiceError/unknownUser(_:)`` when the source does not
     ///   know the user; ``TweetServiceError/nothingStored(username:failure:)`` when
     ///   the source failed (or is absent) and nothing is stored;
-    ///   ``TweetServiceError/invalidUsername(_:)``, ``TweetServiceError/invalidCursor``;
+    ///   ``TweetServiceError/invalidUsername(_:)`` (more than one leading `@` included);
+    ///   ``TweetServiceError/invalidCursor`` for a cursor that is not this
+    ///   server's, or was made for another user's timeline;
     ///   a database error.
     public func timeline(username: String, cursor: String? = nil, limit: Int? = nil) async throws -> Timeline {
         guard User.isValidUsername(username) else { throw TweetServiceError.invalidUsername(username) }
         let key = User.key(for: username)
         let limit = min(100, max(1, limit ?? options.pageSize))
         let state = try cursor.map(TimelineCursor.init(encoded:))
+        if let state { try await check(state, usernameKey: key) }
         let now = sleeper.now()
 
         // 1. Fetch and store.
@@ -165,6 +168,18 @@ public final class TweetService: Sendable {
             ? TimelineCursor(u: user.id, b: rows.last?.tweet.id ?? state?.b, t: sourceToken, x: sourceExhausted).encoded
             : nil
         return Timeline(user: user, tweets: tweets, nextCursor: next, failure: failure)
+    }
+
+    /// Throws ``TweetServiceError/invalidCursor`` unless `cursor` was made for
+    /// this user's timeline: its user is stored under `usernameKey`, and the
+    /// tweet it continues below is one of that user's stored tweets.
+    private func check(_ cursor: TimelineCursor, usernameKey: String) async throws {
+        guard let owner = try await store.user(id: cursor.u), owner.usernameKey == usernameKey else {
+            throw TweetServiceError.invalidCursor
+        }
+        if let before = cursor.b {
+            guard try await store.containsTweet(id: before, authorID: owner.id) else { throw TweetServiceError.invalidCursor }
+        }
     }
 
     /// Classifies tweets in one batch and stores the results.

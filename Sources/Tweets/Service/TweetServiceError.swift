@@ -2,7 +2,7 @@
 public enum TweetServiceError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The text is not a username (1–50 letters, digits or `_`, optional `@`).
     case invalidUsername(String)
-    /// The cursor was not produced by this service.
+    /// The cursor was not produced by this service, or was made for another user's timeline.
     case invalidCursor
     /// The source says there is no such user.
     case unknownUser(String)

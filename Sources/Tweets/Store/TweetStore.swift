@@ -152,6 +152,13 @@ public final class TweetStore: Sendable {
         }
     }
 
+    /// Whether the tweet `id` is stored, with `authorID` as its author.
+    public func containsTweet(id: String, authorID: String) async throws -> Bool {
+        try await pool.read { db in
+            try TweetRecord.filter(Column("id") == id && Column("author_id") == authorID).fetchCount(db) > 0
+        }
+    }
+
     /// How many tweets are stored, for one author or in all.
     public func tweetCount(authorID: String? = nil) async throws -> Int {
         try await pool.read { db in
