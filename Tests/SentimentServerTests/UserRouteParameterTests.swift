@@ -26,6 +26,21 @@ struct UserRouteParameterTests {
         }
     }
 
+    @Test("offline accepts the documented values only", arguments: [
+        ("1", 200), ("TRUE", 200), ("yes", 200), ("0", 200), ("false", 200), ("No", 200),
+        ("maybe", 400), ("", 400), ("2", 400),
+    ])
+    func offlineValuesAreChecked(value: String, status: Int) async throws {
+        try await TestServer.with(seed: importSunnydays) { server in
+            let answer = try await server.request(.GET, "/v1/users/sunnydays/tweets?limit=1&offline=\(value)")
+            #expect(answer.status == status, "\(answer.text)")
+            if status == 400 {
+                #expect(try answer.object()["code"] as? String == "invalid-parameter")
+                try OpenAPIDocument.shared.validate(answer, path: "/v1/users/{username}/tweets", method: "get")
+            }
+        }
+    }
+
     @Test("A cursor made for another user's timeline is a 400 invalid-cursor")
     func anotherUsersCursorIsRefused() async throws {
         let rainy = User(id: "9000000002", username: "rainyday_ops", displayName: "Rainy Day Ops")

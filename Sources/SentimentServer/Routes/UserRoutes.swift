@@ -44,7 +44,7 @@ struct UserRoutes {
         let username = rawUsername.removingPercentEncoding ?? rawUsername
         let cursor = request.uri.queryParameters.get("cursor").flatMap { $0.isEmpty ? nil : $0 }
         let limit = try Self.limit(request, default: options.pageSize, maximum: 100)
-        let offlineParameter = request.uri.queryParameters.get("offline").map { ["1", "true", "yes"].contains($0.lowercased()) } ?? false
+        let offlineParameter = try Self.offline(request)
         let counting = CountingClassifier(services.classifier)
         let service = TweetService(store: services.store, source: offline || offlineParameter ? nil : services.source,
                                    classifier: counting, options: options, logger: context.logger)
@@ -89,6 +89,17 @@ struct UserRoutes {
             throw Problem.invalidParameter("limit must be a whole number from 1 to \(maximum), not '\(text)'")
         }
         return number
+    }
+
+    /// The `offline` query parameter: `1`, `true`, `yes` (any case) for
+    /// offline; `0`, `false`, `no` or none for not; anything else is a 400.
+    static func offline(_ request: Request) throws -> Bool {
+        guard let text = request.uri.queryParameters.get("offline") else { return false }
+        switch text.lowercased() {
+        case "1", "true", "yes": return true
+        case "0", "false", "no": return false
+        default: throw Problem.invalidParameter("offline must be 1, true, yes, 0, false or no, not '\(text)'")
+        }
     }
 
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
