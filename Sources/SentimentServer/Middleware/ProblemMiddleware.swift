@@ -5,7 +5,8 @@ import Logging
 ///
 /// ``Problem``s are answered as they are; Hummingbird's `HTTPError`s (a route
 /// not found, a body over the limit) keep their status; anything else is a
-/// 500 whose detail goes to the log, not the client.
+/// 500 whose detail goes to the log, not the client. 5xx answers are logged
+/// (``logLevel(for:)``).
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
 
@@ -14,10 +15,21 @@ struct ProblemMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch {
             let problem = Self.problem(for: error, path: request.uri.path)
-            if problem.status.code >= 500 {
-                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+            if let level = Self.logLevel(for: problem) {
+                context.logger.log(level: level, "request failed", metadata: ["error": "\(String(reflecting: error))"])
             }
             return problem.response(instance: request.uri.path, requestID: context.requestID)
+        }
+    }
+
+    /// How a problem is logged: an expected upstream failure (502
+    /// `upstream-failed`: the X API is down and nothing is stored) at `warning`,
+    /// other 5xx — the server's own failures — at `error`, 4xx not at all.
+    static func logLevel(for problem: Problem) -> Logger.Level? {
+        switch problem.status.code {
+        case ..<500: nil
+        case 502 where problem.code == "upstream-failed": .warning
+        default: .error
         }
     }
 

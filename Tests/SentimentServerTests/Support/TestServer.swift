@@ -27,9 +27,11 @@ struct TestServer: Sendable {
     ///   - upstream: a fake X API's base URL; `nil` runs offline.
     ///   - configure: changes to the configuration (port 0, a temporary database, the dev profile).
     ///   - seed: runs on the store before the server starts (imports).
+    ///   - logger: the server's logger (a ``LogSink`` to look at its lines).
     static func with<T: Sendable>(
         upstream: URL? = nil,
         classifier: any TweetClassifier = KeywordClassifier(),
+        logger: Logger = testLogger,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         seed: (TweetService) async throws -> Void = { _ in },
         _ body: @Sendable (TestServer) async throws -> T
@@ -45,10 +47,10 @@ struct TestServer: Sendable {
         try await seed(TweetService(store: store, source: nil, classifier: classifier, logger: testLogger))
         let metrics = ServerMetrics(registry: PrometheusCollectorRegistry())
         let source = ServerServices.makeSource(configuration: configuration, httpClient: .shared, metrics: metrics,
-                                               logger: testLogger)
+                                               logger: logger)
         let services = ServerServices(classifier: classifier, store: store, source: source, metrics: metrics)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = try buildApplication(configuration: configuration, services: services, logger: testLogger) { port in
+        let app = try buildApplication(configuration: configuration, services: services, logger: logger) { port in
             portContinuation.yield(port)
             portContinuation.finish()
         }
