@@ -61,7 +61,9 @@ public final class TweetService: Sendable {
     ///   - classifier: the sentiment model.
     ///   - options: page size, history cap, thresholds.
     ///   - sleeper: the clock for timestamps (inject a virtual one in tests).
-    ///   - logger: receives stale answers at `warning` and progress at `debug`.
+    ///   - logger: receives stale answers at `warning` and progress at `debug`; it is
+    ///     bound to ``RequestLogger/current`` around source calls, so a shared
+    ///     source logs a request's lines with it.
     public init(
         store: TweetStore,
         source: (any TweetSource)?,
@@ -117,10 +119,12 @@ public final class TweetService: Sendable {
                 if let id = state?.u, let stored = try await store.user(id: id) {
                     found = stored
                 } else {
-                    found = try await source.user(username: key)
+                    found = try await RequestLogger.$current.withValue(logger) { try await source.user(username: key) }
                 }
                 user = found
-                let page = try await source.tweets(of: found, maxResults: limit, cursor: state?.t)
+                let page = try await RequestLogger.$current.withValue(logger) {
+                    try await source.tweets(of: found, maxResults: limit, cursor: state?.t)
+                }
                 let tweets = page.items.map { tweet in
                     var tweet = tweet
                     tweet.authorID = found.id

@@ -32,7 +32,9 @@ public actor XAPIClient: TweetSource {
     private let configuration: XAPIConfiguration
     private let httpClient: HTTPClient
     private let sleeper: any Sleeper
-    private let logger: Logger
+    private let baseLogger: Logger
+    /// The calling request's logger (``RequestLogger/current``) when one is bound, else the client's own.
+    private var logger: Logger { RequestLogger.current ?? baseLogger }
     private var limits: [String: RateLimit] = [:]
 
     private struct RateLimit {
@@ -46,7 +48,8 @@ public actor XAPIClient: TweetSource {
     ///   - configuration: base URL, token, timeout, retries.
     ///   - httpClient: the HTTP client to send requests with (not shut down by this type).
     ///   - sleeper: the clock for retry delays and rate-limit waits.
-    ///   - logger: receives request outcomes at `debug` and retries at `notice`.
+    ///   - logger: receives request outcomes at `debug` and retries at `notice`,
+    ///     unless the caller binds a request's logger to ``RequestLogger/current``.
     public init(
         configuration: XAPIConfiguration,
         httpClient: HTTPClient = .shared,
@@ -56,7 +59,7 @@ public actor XAPIClient: TweetSource {
         self.configuration = configuration
         self.httpClient = httpClient
         self.sleeper = sleeper
-        self.logger = logger
+        self.baseLogger = logger
     }
 
     // MARK: - TweetSource
