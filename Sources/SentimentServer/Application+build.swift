@@ -28,7 +28,8 @@ public func buildApplication(
     logger: Logger,
     onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) throws -> some ApplicationProtocol {
-    let router = Router(context: ServerRequestContext.self)
+    // HEAD works wherever GET does: the GET route answers, without its body.
+    let router = Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: MetricsMiddleware(metrics: services.metrics))
     router.add(middleware: ProblemMiddleware())
