@@ -1,12 +1,15 @@
 import Foundation
 import Hummingbird
+import NIOCore
 import Logging
 import Tweets
 
 /// Builds the HTTP application: the API, `/healthz`, `/metrics` and the web page.
 ///
 /// Middleware, outermost first: request id and access log, metrics, problem+json
-/// errors; write routes add the API key check. The application is a
+/// errors; write routes add the API key check. Every `GET` route also answers
+/// `HEAD`. A connection that sends nothing for ``ServerConfiguration/idleTimeout``
+/// (half a request head, a stalled body, an idle keep-alive) is closed. The application is a
 /// swift-service-lifecycle `Service`: run it in a `ServiceGroup` with graceful
 /// shutdown signals, and in-flight requests finish before it returns.
 ///
@@ -44,6 +47,7 @@ public func buildApplication(
 
     return Application(
         router: router,
+        server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
         configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port

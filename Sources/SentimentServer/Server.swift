@@ -10,7 +10,8 @@ public enum Server {
     /// serves until SIGTERM or SIGINT.
     ///
     /// On a signal the server stops accepting connections, finishes the requests
-    /// in flight, shuts the HTTP client down and closes the database.
+    /// in flight (for at most ``ServerConfiguration/shutdownTimeout``, then
+    /// cancels them), shuts the HTTP client down and closes the database.
     ///
     /// - Parameters:
     ///   - configuration: a validated configuration.
@@ -35,12 +36,26 @@ public enum Server {
                 let services = ServerServices(classifier: classifier, store: store, source: source, metrics: metrics)
                 let app = try buildApplication(configuration: configuration, services: services, logger: logger,
                                                onServerRunning: onServerRunning)
-                let group = ServiceGroup(configuration: .init(
-                    services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-                try await group.run()
+                try await serviceGroup(running: app, configuration: configuration, logger: logger).run()
             }
             try store.close()
         }
         logger.notice("stopped: requests finished, database closed", metadata: ["db": "\(configuration.databasePath)"])
+    }
+
+    /// The service group that runs `app`: a graceful shutdown — on SIGTERM or
+    /// SIGINT when `handlingSignals`, or by `triggerGracefulShutdown()` — waits
+    /// at most ``ServerConfiguration/shutdownTimeout`` for the requests in
+    /// flight, then cancels them.
+    public static func serviceGroup(
+        running app: some Service,
+        configuration: ServerConfiguration,
+        handlingSignals: Bool = true,
+        logger: Logger
+    ) -> ServiceGroup {
+        var group = ServiceGroupConfiguration(
+            services: [app], gracefulShutdownSignals: handlingSignals ? [.sigterm, .sigint] : [], logger: logger)
+        group.maximumGracefulShutdownDuration = configuration.shutdownTimeout
+        return ServiceGroup(configuration: group)
     }
 }

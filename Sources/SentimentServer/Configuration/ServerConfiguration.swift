@@ -66,6 +66,13 @@ public struct ServerConfiguration: Sendable {
     public var upstreamTimeout: Duration
     /// Tweets per page: 20.
     public var pageSize: Int
+    /// How long a connection may send nothing before it is closed: 30 s. It
+    /// covers a request whose head or body stops arriving, and an idle
+    /// keep-alive connection; a request that has been read may take longer to answer.
+    public var idleTimeout: Duration = .seconds(30)
+    /// How long a graceful shutdown waits for the requests in flight: 30 s.
+    /// Then they are cancelled, and the database is closed.
+    public var shutdownTimeout: Duration = .seconds(30)
 
     /// Creates a configuration with the profile's defaults for whatever is not given.
     public init(

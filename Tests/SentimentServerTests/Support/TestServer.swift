@@ -54,7 +54,8 @@ struct TestServer: Sendable {
             portContinuation.yield(port)
             portContinuation.finish()
         }
-        let group = ServiceGroup(configuration: .init(services: [app], logger: testLogger))
+        let group = Server.serviceGroup(running: app, configuration: configuration, handlingSignals: false,
+                                       logger: logger)
         return try await withThrowingTaskGroup(of: Void.self) { tasks in
             tasks.addTask { try await group.run() }
             var iterator = ports.makeAsyncIterator()

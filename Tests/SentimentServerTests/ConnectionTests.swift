@@ -1,0 +1,43 @@
+import Foundation
+import Testing
+@testable import SentimentServer
+
+/// Connections that stall, and how long a shutdown waits for them.
+@Suite("Idle connections and a bounded shutdown")
+struct ConnectionTests {
+    // MARK: - Idle connections
+
+    @Test("A connection that stops sending is closed after the idle timeout", arguments: [
+        "GET /healthz HTTP/1.1\r\nHost: test\r\n",
+        "POST /v1/classify HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"texts\"",
+        "",
+    ])
+    func stalledConnectionIsClosed(partialRequest: String) async throws {
+        try await TestServer.with(configure: { $0.idleTimeout = .milliseconds(300) }) { server in
+            let connection = try RawConnection(server)
+            if !partialRequest.isEmpty { try connection.send(partialRequest) }
+            let received = try await connection.receiveUntilClosed(timeout: .seconds(10))
+            #expect(received != nil, "the connection is still open")
+        }
+    }
+
+    @Test("A graceful shutdown waits for a stalled request at most the shutdown timeout")
+    func shutdownWaitIsBounded() async throws {
+        let clock = ContinuousClock()
+        // Timed from the shutdown, not the start: a loaded machine may be slow to start a server.
+        let (closed, shutdownAt) = try await TestServer.with(configure: {
+            $0.idleTimeout = .seconds(120)
+            $0.shutdownTimeout = .milliseconds(500)
+        }) { server in
+            let connection = try RawConnection(server)
+            try connection.send("POST /v1/classify HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 100\r\n\r\n{\"texts\"")
+            try await Task.sleep(for: .milliseconds(200))
+            let shutdownAt = clock.now
+            await server.shutdown()
+            return (try await connection.receiveUntilClosed(timeout: .seconds(20)) != nil, shutdownAt)
+        }
+        #expect(closed, "the stalled request kept the server open")
+        #expect(clock.now - shutdownAt < .seconds(20))
+    }
+}
