@@ -86,6 +86,41 @@ struct ConfigurationTests {
     func loopbackHosts(host: String, loopback: Bool) {
         #expect(ServerConfiguration.isLoopback(host) == loopback)
     }
+
+    @Test("Loopback is read from the address, not the spelling", arguments: [
+        ("2130706433", true), ("127.1", true), ("0x7f.0.0.1", true), ("0177.0.0.1", true), ("::ffff:127.0.0.1", true),
+        ("[::ffff:7f00:1]", true), ("0:0:0:0:0:0:0:1", true), ("LocalHost", true), ("app.localhost", true),
+        ("127.example.com", false), ("127.0.0.1.nip.io", false), ("1.2.3.4", false), ("::ffff:10.0.0.1", false),
+        ("localhost.example.com", false), ("", false),
+    ])
+    func loopbackIsParsed(host: String, loopback: Bool) {
+        #expect(ServerConfiguration.isLoopback(host) == loopback)
+    }
+
+    @Test("A host name that only looks like loopback cannot serve the dev profile or skip the API key")
+    func lookalikeHostIsNotLoopback() throws {
+        let dev = ServerConfiguration(profile: .dev, host: "127.example.com", databasePath: "/tmp/x.sqlite", apiKey: "k")
+        #expect(throws: ConfigurationError.self) { try dev.validate() }
+        let open = ServerConfiguration(profile: .prod, host: "127.example.com", databasePath: "/tmp/x.sqlite")
+        #expect(throws: ConfigurationError.apiKeyRequired(host: "127.example.com")) { try open.validate() }
+        try ServerConfiguration(profile: .dev, host: "2130706433", databasePath: "/tmp/x.sqlite").validate()
+    }
+
+    @Test("Production and staging refuse an upstream that reaches this machine, however it is spelled", arguments: [
+        "https://0.0.0.0:1", "https://2130706433", "https://127.1", "https://[::1]:8443", "https://[::ffff:127.0.0.1]",
+        "https://0x7f000001", "https://[::]:1", "https://0:443", "https://api.localhost",
+    ])
+    func productionRefusesLocalUpstreams(url: String) throws {
+        for profile in [Profile.prod, .stage] {
+            let configuration = try ServerConfiguration.resolve(
+                flags: .init(profile: profile, databasePath: "/tmp/x.sqlite", upstreamBaseURL: url), environment: [:])
+            #expect(throws: ConfigurationError.self, "\(url) with \(profile)") { try configuration.validate() }
+        }
+        let publicUpstream = try ServerConfiguration.resolve(
+            flags: .init(profile: .prod, databasePath: "/tmp/x.sqlite", upstreamBaseURL: "https://127.example.com"),
+            environment: [:])
+        try publicUpstream.validate()
+    }
 }
 
 @Suite("NDJSON line splitting")

@@ -219,7 +219,8 @@ public struct ServerConfiguration: Sendable {
     ///   beyond loopback without an API key;
     ///   ``ConfigurationError/profileViolation(profile:reason:)`` when the
     ///   `dev` profile would listen beyond loopback, or another profile would
-    ///   call a development (`http` or loopback) upstream;
+    ///   call a development upstream (`http`, or a loopback or unspecified
+    ///   address such as `0.0.0.0`);
     ///   ``ConfigurationError/invalidValue(name:value:expected:)`` for a port
     ///   outside 0–65535 or an empty database path.
     public func validate() throws(ConfigurationError) {
@@ -232,7 +233,7 @@ public struct ServerConfiguration: Sendable {
         }
         if profile.requiresPublicUpstream, !offline {
             let scheme = upstreamBaseURL.scheme?.lowercased()
-            if scheme != "https" || Self.isLoopback(upstreamBaseURL.host ?? "") {
+            if scheme != "https" || HostAddress.isLocal(upstreamBaseURL.host ?? "") {
                 throw .profileViolation(
                     profile: profile,
                     reason: "the upstream \(upstreamBaseURL.absoluteString) is a development URL; use --profile dev, or an https URL")
@@ -243,10 +244,12 @@ public struct ServerConfiguration: Sendable {
         }
     }
 
-    /// Whether a host name or address is loopback.
+    /// Whether a host name or address is loopback, read as an IP address:
+    /// `127.0.0.0/8` in any form `inet_aton` accepts (`127.1`, `2130706433`),
+    /// `::1`, `::ffff:127.0.0.1`, or `localhost`. Any other name — `127.example.com`
+    /// included — is not.
     public static func isLoopback(_ host: String) -> Bool {
-        let name = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        return name == "localhost" || name == "::1" || name.hasPrefix("127.")
+        HostAddress.isLoopback(host)
     }
 }
 
