@@ -7,7 +7,8 @@ import Tweets
 /// Builds the HTTP application: the API, `/healthz`, `/metrics` and the web page.
 ///
 /// Middleware, outermost first: request id and access log, metrics, problem+json
-/// errors; write routes add the API key check. Every `GET` route also answers
+/// errors; write routes add the API key check. A known path asked with another
+/// method is a 405 with `Allow`. Every `GET` route also answers
 /// `HEAD`. A connection that sends nothing for ``ServerConfiguration/idleTimeout``
 /// (half a request head, a stalled body, an idle keep-alive) is closed. The application is a
 /// swift-service-lifecycle `Service`: run it in a `ServiceGroup` with graceful
@@ -44,6 +45,8 @@ public func buildApplication(
     HistoryRoutes(services: services, apiKey: configuration.apiKey).register(on: router)
     HealthRoutes(services: services, profile: configuration.profile).register(on: router)
     try StaticFiles.bundled().register(on: router)
+    // After the routes: it wraps only the router's not-found answer.
+    router.add(middleware: MethodNotAllowedMiddleware(router: router))
 
     return Application(
         router: router,

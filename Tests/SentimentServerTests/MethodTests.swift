@@ -3,8 +3,8 @@ import NIOHTTP1
 import Testing
 @testable import SentimentServer
 
-/// Methods beyond each route's own: `HEAD` wherever `GET` is.
-@Suite("HEAD")
+/// Methods beyond each route's own: `HEAD` wherever `GET` is, 405 for the others.
+@Suite("HEAD and 405 Method Not Allowed")
 struct MethodTests {
     // MARK: - HEAD
 
@@ -29,6 +29,39 @@ struct MethodTests {
             let response = try #require(RawResponse(raw))
             #expect(response.status == 200)
             #expect(response.body.isEmpty)
+        }
+    }
+
+    // MARK: - 405
+
+    @Test("Another method on a known path is a 405 that lists the allowed ones", arguments: [
+        (HTTPMethod.POST, "/healthz", "GET, HEAD"),
+        (.DELETE, "/v1/classify", "POST"),
+        (.GET, "/v1/classify", "POST"),
+        (.PUT, "/v1/history", "DELETE, GET, HEAD"),
+        (.POST, "/v1/users/sunnydays/tweets", "GET, HEAD"),
+        (.PATCH, "/users/anyone", "GET, HEAD"),
+    ])
+    func otherMethodIs405(method: HTTPMethod, path: String, allow: String) async throws {
+        try await TestServer.with { server in
+            let answer = try await server.request(method, path, headers: [("X-Request-ID", "m-405")])
+            #expect(answer.status == 405)
+            #expect(answer.headers["allow"] == allow)
+            #expect(answer.contentType == "application/problem+json")
+            let problem = try answer.object()
+            #expect(problem["code"] as? String == "method-not-allowed")
+            #expect(problem["request_id"] as? String == "m-405")
+            try OpenAPIDocument.shared.validate(schema: "Problem", problem)
+        }
+    }
+
+    @Test("An unknown path is still a 404, whatever the method", arguments: [HTTPMethod.GET, .POST, .DELETE])
+    func unknownPathIs404(method: HTTPMethod) async throws {
+        try await TestServer.with { server in
+            let answer = try await server.request(method, "/v1/nothing-here")
+            #expect(answer.status == 404)
+            #expect(answer.headers["allow"] == nil)
+            #expect(try answer.object()["code"] as? String == "not-found")
         }
     }
 }
