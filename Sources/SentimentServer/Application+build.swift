@@ -1,23 +1,25 @@
 import Foundation
 import Hummingbird
-import NIOCore
 import Logging
+import NIOCore
 import Tweets
 
 /// Builds the HTTP application: the API, `/healthz`, `/metrics` and the web page.
 ///
 /// Middleware, outermost first: request id and access log, metrics, problem+json
-/// errors; write routes add the API key check. A known path asked with another
-/// method is a 405 with `Allow`. Every `GET` route also answers
-/// `HEAD`. A connection that sends nothing for ``ServerConfiguration/idleTimeout``
-/// (half a request head, a stalled body, an idle keep-alive) is closed. The application is a
-/// swift-service-lifecycle `Service`: run it in a `ServiceGroup` with graceful
-/// shutdown signals, and in-flight requests finish before it returns.
+/// errors; write routes add the API key check. Every `GET` route also answers
+/// `HEAD`; a known path asked with another method is a 405 with `Allow`. A
+/// connection that sends nothing for ``ServerConfiguration/idleTimeout`` (half
+/// a request head, a stalled body, an idle keep-alive) is closed.
+///
+/// The application is a swift-service-lifecycle `Service`: run it in the
+/// group of ``Server/serviceGroup(running:configuration:handlingSignals:logger:)``,
+/// and on SIGTERM or SIGINT the requests in flight finish (for at most
+/// ``ServerConfiguration/shutdownTimeout``) before it returns.
 ///
 /// ```swift
 /// let app = try buildApplication(configuration: configuration, services: services, logger: logger)
-/// try await ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint],
-///                                             logger: logger)).run()
+/// try await Server.serviceGroup(running: app, configuration: configuration, logger: logger).run()
 /// ```
 ///
 /// - Parameters:
