@@ -16,10 +16,7 @@ struct ClassifyCommandTests {
 
     /// Starts `sentiment arguments…` writing to `standardOutput`, with standard error on a pipe.
     private func start(_ arguments: [String], standardOutput: Any) throws -> (Process, Pipe) {
-        let process = Process()
-        process.executableURL = try #require(SentimentExecutable.url)
-        process.arguments = arguments
-        process.currentDirectoryURL = SentimentExecutable.packageRoot
+        let process = try SentimentExecutable.process(arguments)
         process.standardOutput = standardOutput
         let errors = Pipe()
         process.standardError = errors

@@ -69,7 +69,7 @@ enum SentimentExecutable {
     /// `environment` entries are added to (or, with nil, removed from) this process's environment.
     static func run(_ arguments: [String], input: Data? = nil, environment: [String: String?] = [:],
                     sourceLocation: SourceLocation = #_sourceLocation) throws -> Run {
-        let executable = try #require(url, "the sentiment executable was not built beside the tests", sourceLocation: sourceLocation)
+        let process = try process(arguments, sourceLocation: sourceLocation)
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("sentiment-cli-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -81,10 +81,6 @@ enum SentimentExecutable {
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
         if !environment.isEmpty {
             var merged = ProcessInfo.processInfo.environment
             for (name, value) in environment { merged[name] = value }
@@ -105,6 +101,15 @@ enum SentimentExecutable {
             status: process.terminationStatus,
             stdout: try Data(contentsOf: outURL),
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+
+    /// A `sentiment arguments…` process, not yet started, run from the package root.
+    static func process(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Process {
+        let process = Process()
+        process.executableURL = try #require(url, "the sentiment executable was not built beside the tests", sourceLocation: sourceLocation)
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        return process
     }
 
     /// Runs `sentiment arguments…` with `input` as UTF-8 on standard input.

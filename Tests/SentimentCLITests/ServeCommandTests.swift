@@ -28,7 +28,6 @@ struct ServeCommandTests {
 
     @Test("SIGTERM stops the server with exit status 0, a request's log line carries its id, and the database opens again")
     func sigtermStopsGracefully() async throws {
-        let executable = try #require(SentimentExecutable.url, "the sentiment executable was not built beside the tests")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -38,10 +37,7 @@ struct ServeCommandTests {
         let stderr = try FileHandle(forWritingTo: errURL)
         defer { try? stderr.close() }
 
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["serve", "--profile", "dev", "--port", "0", "--db", db, "--offline", "--log-format", "json"]
-        process.currentDirectoryURL = SentimentExecutable.packageRoot
+        let process = try SentimentExecutable.process(["serve", "--profile", "dev", "--port", "0", "--db", db, "--offline", "--log-format", "json"])
         process.standardOutput = FileHandle.nullDevice
         process.standardError = stderr
         try process.run()
