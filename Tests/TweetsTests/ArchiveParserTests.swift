@@ -114,6 +114,33 @@ struct ArchiveParserTests {
         ])
     }
 
+    @Test("An archive file's array is found after any JavaScript assignment", arguments: [
+        "window.YTD.tweets.part0 = ", "Grailbird.data.tweets_2013_01 =\n ", "var tweets=",
+    ])
+    func assignedArchiveArray(assignment: String) {
+        let text = assignment + "[\n" + Self.entry("1", "one") + ",\n" + Self.entry("2", "two") + "\n]"
+        let contents = ArchiveParser.parse(Data(text.utf8), file: "tweets.js")
+        #expect(contents.tweets.map(\.id) == ["2", "1"])
+        #expect(contents.issues.isEmpty)
+    }
+
+    @Test("JSON Lines whose first line is not an object keep every later line", arguments: [
+        "not json at all",
+        #""full_text":"cut off at the front"}"#,
+        "null",
+        "[1, 2]",
+        "[]",
+    ])
+    func jsonLinesWithBadFirstLine(firstLine: String) {
+        let text = firstLine + "\n" + """
+            {"id":"1","text":"one","created_at":"2021-10-06T22:38:10.000Z","author_id":"5"}
+            {"id":"2","text":"two = three","created_at":"2021-10-06T22:38:11.000Z","author_id":"5"}
+            """
+        let contents = ArchiveParser.parse(Data(text.utf8), file: "dump.jsonl")
+        #expect(contents.tweets.map(\.id) == ["2", "1"])
+        #expect(contents.issues.map(\.position) == ["line 1"])
+    }
+
     @Test("JSON Lines of v2 tweets and v2 pages")
     func jsonLinesV2() {
         let text = """

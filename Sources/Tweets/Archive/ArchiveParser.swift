@@ -44,7 +44,15 @@ public enum ArchiveParser {
         var builder = Builder(file: file)
         switch bytes[start] {
         case UInt8(ascii: "["):
-            builder.addArray(bytes, from: start)
+            // A JSON array, unless something follows its closing bracket: then
+            // the `[` opened the first of several lines.
+            if let end = JSONEntryScanner(bytes: bytes).end(ofValueAt: start),
+                bytes[(end + 1)...].contains(where: { !isSpace($0) })
+            {
+                builder.addLines(bytes, from: start)
+            } else {
+                builder.addArray(bytes, from: start)
+            }
         case UInt8(ascii: "{"):
             if let whole = try? JSONSerialization.jsonObject(with: Data(bytes[start...])) as? [String: Any] {
                 builder.addObject(whole, position: "document")
@@ -52,14 +60,43 @@ public enum ArchiveParser {
                 builder.addLines(bytes, from: start)
             }
         default:
-            // `window.YTD.tweets.part0 = [ … ]`: the array after the first `=`.
-            if let equals = bytes[start...].firstIndex(of: UInt8(ascii: "=")) {
-                builder.addArray(bytes, from: equals + 1)
+            // `window.YTD.tweets.part0 = [ … ]`: the array after the `=`.
+            // Anything else is read line by line, each bad line an issue of its own.
+            if let array = assignedArray(bytes, from: start) {
+                builder.addArray(bytes, from: array)
             } else {
-                builder.issues.append(ArchiveIssue(file: file, position: "start", reason: "not an archive file or JSON"))
+                builder.addLines(bytes, from: start)
             }
         }
         return builder.contents
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+
+    /// The index of the `[` in `name.path = [` (or `var name = [`) at `start`,
+    /// an archive file's JavaScript assignment, or nil when the first line is
+    /// not of that form.
+    private static func assignedArray(_ bytes: [UInt8], from start: Int) -> Int? {
+        func isNameByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "$"),
+                UInt8(ascii: " "), UInt8(ascii: "\t"):
+                true
+            default:
+                false
+            }
+        }
+        var index = start
+        while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
+        guard index > start else { return nil }
+        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else { return nil }
+        index += 1
+        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+        return index < bytes.count && bytes[index] == UInt8(ascii: "[") ? index : nil
     }
 
     // MARK: - Folders

@@ -56,6 +56,12 @@ struct JSONEntryScanner {
         return entries
     }
 
+    /// The index of the bracket or brace closing the one at `start`, or nil
+    /// when the input ends first or a closer does not match its opener.
+    func end(ofValueAt start: Int) -> Int? {
+        matchingClose(from: start)
+    }
+
     // MARK: - Scanning
 
     private func isSpace(_ byte: UInt8) -> Bool {
