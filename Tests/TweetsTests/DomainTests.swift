@@ -116,6 +116,20 @@ struct DomainTests {
         #expect(TweetDate.parse(text) == nil)
     }
 
+    @Test("A v1.1 date whose year is outside 0–9999 does not parse, and its tweet is an issue", arguments: [
+        "Wed Oct 10 20:19:24 +0000 10000",
+        "Wed Oct 10 20:19:24 +0000 300000000",
+        "Wed Oct 10 20:19:24 +0000 99999999999999",
+        "Wed Oct 10 20:19:24 +0000 -2018",
+    ])
+    func outOfRangeYears(text: String) {
+        #expect(TweetDate.parse(text) == nil)
+        let line = #"{"id":"1","text":"far future","author_id":"5","created_at":"\#(text)"}"#
+        let contents = ArchiveParser.parse(Data(line.utf8), file: "dump.jsonl")
+        #expect(contents.tweets.isEmpty)
+        #expect(contents.issues.map(\.reason) == ["tweet 1: invalid created_at"])
+    }
+
     @Test("Dates print as ISO 8601 with milliseconds")
     func printDates() {
         #expect(TweetDate.iso8601String(Date(timeIntervalSince1970: 1_539_202_764.25)) == "2018-10-10T20:19:24.250Z")

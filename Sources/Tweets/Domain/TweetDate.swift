@@ -6,6 +6,8 @@ import Foundation
 /// - ISO 8601, as in X API v2: `2018-10-10T20:19:24.000Z` (fractional seconds and
 ///   a numeric offset optional).
 /// - The v1.1 / archive form: `Wed Oct 10 20:19:24 +0000 2018`.
+///
+/// Years are 0 to 9999 in both.
 public enum TweetDate {
     /// Parses either format; `nil` when the text is neither.
     public static func parse(_ text: String) -> Date? {
@@ -95,7 +97,9 @@ public enum TweetDate {
 
     static func date(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int,
                      fraction: Double, offsetSeconds: Int) -> Date? {
-        guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
+        // Four-digit years, as ISO 8601 writes them: a longer one overflows
+        // the arithmetic below, or later the milliseconds of `iso8601String`.
+        guard (0...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
             (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
