@@ -114,6 +114,20 @@ struct StoreTests {
         }
     }
 
+    @Test("Prefix search ignores the case of display names outside ASCII", arguments: [
+        ("är", "401"), ("Är", "401"), ("ÄRGER", "401"), ("émi", "402"), ("ÉMILIE", "402"), ("ΣΩ", "403"),
+    ])
+    func prefixSearchBeyondASCII(prefix: String, expectedID: String) async throws {
+        try await withStore { store, _ async throws in
+            try await store.save(users: [
+                User(id: "401", username: "grumpy", displayName: "Ärger im Büro"),
+                User(id: "402", username: "emilie_z", displayName: "Émilie Zola"),
+                User(id: "403", username: "greek", displayName: "Σωκράτης"),
+            ], tweets: [])
+            #expect(try await store.users(prefix: prefix).map(\.id) == [expectedID])
+        }
+    }
+
     @Test("A prefix longer than any name finds no one instead of failing", arguments: [
         String(repeating: "_", count: 25_000), String(repeating: "a", count: 50_001), String(repeating: "%", count: 101),
     ])

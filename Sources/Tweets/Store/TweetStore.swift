@@ -132,6 +132,10 @@ public final class TweetStore: Sendable {
     ///
     /// A prefix longer than ``maximumPrefixLength`` characters finds no one.
     ///
+    /// Display names are compared lowercased by Swift (GRDB's
+    /// `swiftLowercaseString`): SQLite's own `LIKE` folds the case of ASCII
+    /// letters only, and display names are any Unicode ("Émilie").
+    ///
     /// - Complexity: a scan of the `user` table; fine for the thousands of
     ///   users a person looks up.
     public func users(prefix: String, limit: Int = 10) async throws -> [User] {
@@ -143,7 +147,7 @@ public final class TweetStore: Sendable {
                 db,
                 sql: """
                     SELECT * FROM user
-                    WHERE username_key LIKE ? ESCAPE '\\' OR display_name LIKE ? ESCAPE '\\'
+                    WHERE username_key LIKE ? ESCAPE '\\' OR swiftLowercaseString(display_name) LIKE ? ESCAPE '\\'
                     ORDER BY (username_key LIKE ? ESCAPE '\\') DESC, username_key, updated_at DESC
                     LIMIT ?
                     """,
