@@ -22,7 +22,8 @@ public struct Explanation: Sendable {
 
 extension SentimentModel {
     /// Explains the model's decision on `text`: its tokens and, for each class,
-    /// the `limit` features that pushed the score towards that class most.
+    /// the `limit` features that pushed the score towards that class most
+    /// (none when `limit` is 0 or less).
     public func explain(_ text: String, limit: Int = 8) -> Explanation {
         let buffer = TokenBuffer()
         var text = text
@@ -53,7 +54,7 @@ extension SentimentModel {
             strongest[label] = order
                 .filter { pushes[$0]![label.index] > 0 }
                 .sorted { pushes[$0]![label.index] > pushes[$1]![label.index] }
-                .prefix(limit)
+                .prefix(max(0, limit))
                 .map { name in
                     let p = pushes[name]!
                     return .init(feature: name, push: ClassProbabilities(negative: p[0], neutral: p[1], positive: p[2]))

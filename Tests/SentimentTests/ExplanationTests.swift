@@ -57,6 +57,15 @@ struct ExplanationTests {
         }
     }
 
+    @Test("A limit of zero or less lists no features instead of trapping", arguments: [0, -1, Int.min])
+    func nonPositiveLimitListsNothing(limit: Int) throws {
+        let model = try #require(Self.model, "Models/default must load")
+        let explanation = model.explain("I love this, best day ever", limit: limit)
+        #expect(explanation.strongest.count == 3)
+        #expect(explanation.strongest.values.allSatisfy { $0.isEmpty })
+        #expect(explanation.prediction.label == .positive)
+    }
+
     @Test("The tokens are the tokenizer's and the prediction is classify's")
     func tokensAndPrediction() throws {
         let model = try #require(Self.model, "Models/default must load")
