@@ -13,6 +13,18 @@ struct TrainingTests {
         #expect(model.classify("I hate it, worst ever").label == .negative)
     }
 
+    @Test("A lexicon size that a model file cannot hold fails before training, not at save", arguments: [4, 7, 25, -1])
+    func unsavableLexiconBitsFailUpFront(bits: Int) throws {
+        var options = Fixtures.smallOptions
+        options.lexiconBits = bits
+        #expect {
+            try Trainer(options: options).train(Fixtures.sample)
+        } throws: { error in
+            guard case .invalidSettings(let reason)? = error as? ModelError else { return false }
+            return reason.contains("lexiconBits \(bits)")
+        }
+    }
+
     @Test("Training is deterministic for a seed")
     func trainingIsDeterministic() throws {
         let first = try Fixtures.smallModel(), second = try Fixtures.smallModel()

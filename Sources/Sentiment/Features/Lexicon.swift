@@ -14,6 +14,9 @@ struct Lexicon: Sendable {
 
     var mask: Int { (1 << bits) - 1 }
 
+    /// The sizes a model file may hold (`ModelManifest.lexiconBits`).
+    static let bitsRange = 8...24
+
     /// A lexicon with every score 0.
     static func empty(bits: Int) -> Lexicon {
         Lexicon(bits: bits, scores: [Float](repeating: 0, count: 2 << bits))

@@ -35,8 +35,8 @@ enum ModelDirectory {
         do { try manifest.features.validate() } catch {
             throw .malformedManifest(path: manifestURL.path, reason: error.description)
         }
-        guard (8...24).contains(manifest.lexiconBits) else {
-            throw .malformedManifest(path: manifestURL.path, reason: "lexiconBits \(manifest.lexiconBits) not in 8...24")
+        guard Lexicon.bitsRange.contains(manifest.lexiconBits) else {
+            throw .malformedManifest(path: manifestURL.path, reason: "lexiconBits \(manifest.lexiconBits) not in \(Lexicon.bitsRange)")
         }
 
         let weightsURL = directory.appendingPathComponent(manifest.weights.file)

@@ -36,10 +36,18 @@ public struct Trainer: Sendable {
 
     /// Trains on `examples`. `describe` names the data in the manifest (file and
     /// checksum); `log` hears progress lines.
+    ///
+    /// - Throws: `ModelError.invalidSettings` for feature settings or a
+    ///   `lexiconBits` (8 to 24) that a model file cannot hold;
+    ///   `TrainingError.noExamples` for an empty set.
     public func train(_ examples: [LabeledExample], name: String = "default", version: String = "1.0.0",
                       trainFile: String = "", trainSHA256: String = "", command: String = "",
                       log: (String) -> Void = { _ in }) throws -> Result {
         try options.features.validate()
+        // Checked here, not first by `save`'s reload after a whole training.
+        guard Lexicon.bitsRange.contains(options.lexiconBits) else {
+            throw ModelError.invalidSettings("lexiconBits \(options.lexiconBits) not in \(Lexicon.bitsRange)")
+        }
         guard !examples.isEmpty else { throw TrainingError.noExamples }
         // One BLAS thread, as scoring uses: L-BFGS's dot products then sum in
         // the same order whether or not a model was loaded before in this

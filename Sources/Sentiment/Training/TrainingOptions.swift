@@ -29,7 +29,7 @@ public struct TrainingOptions: Sendable, Hashable {
     /// Learn the word-polarity lexicon behind the dense lexicon features
     /// (when false its table stays zero and those features are constant).
     public var learnsLexicon: Bool = true
-    /// log2 of the lexicon table's size.
+    /// log2 of the lexicon table's size: 8 to 24.
     public var lexiconBits: Int = 18
     /// Worker threads (default: active processors).
     public var threads: Int = 0
