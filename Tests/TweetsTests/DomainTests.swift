@@ -19,6 +19,19 @@ struct DomainTests {
         #expect(RGBColor(hex: "#12345") == nil)
     }
 
+    @Test("A colour is six hex digits: a sign, a space or other letters are not one", arguments: [
+        "#+FFFFF", "+FFFFF", "#-00000", "-00000", "# FFFFF", "#FFFFFG", "#FFD60A0", "##FFD60",
+    ])
+    func malformedHexColours(text: String) throws {
+        #expect(RGBColor(hex: text) == nil)
+        let json = Data(#"{"color":"\#(text)"}"#.utf8)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(RGBColorHolder.self, from: json) }
+    }
+
+    private struct RGBColorHolder: Decodable {
+        var color: RGBColor
+    }
+
     @Test("The label decides the theme unless its margin is weak", arguments: [
         // label, p(neg), p(neu), p(pos), expected
         (SentimentLabel.positive, 0.05, 0.15, 0.80, Theme.happy),

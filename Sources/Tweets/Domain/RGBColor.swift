@@ -18,7 +18,8 @@ public struct RGBColor: Sendable, Hashable, Codable, CustomStringConvertible {
     public init?(hex: String) {
         var digits = Substring(hex)
         if digits.hasPrefix("#") { digits = digits.dropFirst() }
-        guard digits.count == 6, let value = UInt32(digits, radix: 16) else { return nil }
+        // `UInt32(_:radix:)` alone would also take a sign ("+FFFFF").
+        guard digits.count == 6, digits.allSatisfy(\.isHexDigit), let value = UInt32(digits, radix: 16) else { return nil }
         self.init(red: UInt8(value >> 16), green: UInt8((value >> 8) & 0xFF), blue: UInt8(value & 0xFF))
     }
 
