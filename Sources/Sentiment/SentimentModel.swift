@@ -57,7 +57,9 @@ public struct SentimentModel: Sendable {
         let f = manifest.features, d = manifest.decision
         let parts: [String] = [
             manifest.weights.sha256.lowercased(),
-            "\(f.bucketBits) \(f.hashSeed) \(f.wordNgrams) \(f.charNgramMin) \(f.charNgramMax) \(f.charGroupWeight.bitPattern) \(f.negatedCharNgrams) \(f.tokenizerOptions)",
+            // `contrastWords` only when on, so the ids of models from before it stay as they were.
+            "\(f.bucketBits) \(f.hashSeed) \(f.wordNgrams) \(f.charNgramMin) \(f.charNgramMax) \(f.charGroupWeight.bitPattern) \(f.negatedCharNgrams) \(f.tokenizerOptions)"
+                + (f.contrastWords ? " contrastWords" : ""),
             "\(manifest.lexiconBits)",
             "\(d.temperature.bitPattern) " + d.classOffsets.map { "\($0.bitPattern)" }.joined(separator: " "),
         ]

@@ -31,6 +31,15 @@ struct ModelFileTests {
         #expect(SentimentModel(manifest: manifest, weights: model.weights, directory: nil).id != model.id)
     }
 
+    @Test("The model id changes with the contrast-word setting, and the shipped model keeps its id")
+    func idFollowsContrastWords() throws {
+        let model = try Fixtures.smallModel()
+        var manifest = model.manifest
+        manifest.features.contrastWords.toggle()
+        #expect(SentimentModel(manifest: manifest, weights: model.weights, directory: nil).id != model.id)
+        #expect(try SentimentModel.loadDefault().id == "default@1.0.0+2c5c098c")
+    }
+
     // MARK: Failures name the file
 
     @Test("Feature settings of a manifest written before negated character n-grams read as off")
