@@ -122,6 +122,20 @@ struct TrainingTests {
         }
     }
 
+    @Test("Reading a TSV with invalid UTF-8 names the line it is on")
+    func tsvWithInvalidUTF8NamesTheLine() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let url = folder.appendingPathComponent("bad.tsv")
+        try (Data("id\tlabel\ttext\n1\tpositive\tcafé\n2\tneutral\tna".utf8) + Data([0xFF]) + Data("ve\n".utf8)).write(to: url)
+        #expect {
+            try LabeledExample.readTSV(url.path)
+        } throws: { error in
+            guard let error = error as? DataFileError else { return false }
+            return error.line == 3 && error.reason == "not valid UTF-8" && !error.isMissing
+        }
+    }
+
     @Test("Reading a TSV with an unknown label names the line")
     func tsvWithUnknownLabelFails() throws {
         let folder = try Fixtures.temporaryDirectory()

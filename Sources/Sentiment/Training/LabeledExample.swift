@@ -50,7 +50,9 @@ extension LabeledExample {
             throw DataFileError(path: path, line: nil, reason: "cannot read", isMissing: false)
         }
         guard let content = String(data: data, encoding: .utf8) else {
-            throw DataFileError(path: path, line: nil, reason: "not valid UTF-8", isMissing: false)
+            let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+            let bad = lines.firstIndex { String(validating: $0, as: UTF8.self) == nil }
+            throw DataFileError(path: path, line: bad.map { $0 + 1 }, reason: "not valid UTF-8", isMissing: false)
         }
         var lines = content.split(separator: "\n", omittingEmptySubsequences: false)
         if lines.last == "" { lines.removeLast() }
