@@ -16,6 +16,14 @@ import Foundation
 /// }
 /// ```
 ///
+/// The model is fitted to tweets. Some of its features grow with a text's
+/// length (the summed word polarities, the token count), so texts far longer
+/// than a tweet are outside what it has seen: from a few thousand characters
+/// on, the probabilities go to 0 and 1 and stop meaning what they say (7 KB
+/// of mixed positive, negative and neutral sentences scored p(positive)
+/// 1.00, and 200 KB of "I love this so much." p(neutral) 1.00). Classify
+/// long documents a sentence or paragraph at a time.
+///
 /// Scoring: texts are tokenized by the C tokenizer, turned into hashed word and
 /// character n-grams plus a small dense block, and scored by a multinomial
 /// logistic regression whose dense part runs through BLAS (`cblas_sgemm`) one
@@ -102,6 +110,8 @@ public struct SentimentModel: Sendable {
 
     /// Scratch space for one thread of `classify(utf8:workspace:)`, with a
     /// token cache of `1 << cacheBits` entries (see `Workspace.init`).
+    ///
+    /// - Precondition: `cacheBits` is 1 to 24.
     public func makeWorkspace(cacheBits: Int = Workspace.defaultCacheBits) -> Workspace {
         Workspace(cacheBits: cacheBits)
     }
@@ -109,6 +119,8 @@ public struct SentimentModel: Sendable {
     /// A token cache of `1 << bits` entries (48 bytes each; the default,
     /// 17, is 6 MiB) for the workspaces of several threads to share (see
     /// `makeWorkspace(sharing:)` and `TokenTable`).
+    ///
+    /// - Precondition: `bits` is 1 to 24.
     public func makeTokenTable(bits: Int = 17) -> TokenTable {
         TokenTable(bits: bits, sharedBy: fused.identity)
     }
@@ -134,6 +146,9 @@ public struct SentimentModel: Sendable {
     /// - Parameters:
     ///   - texts: the texts; the memory must stay valid for the call.
     ///   - workspace: this thread's scratch space.
+    /// - Precondition: `workspace` does not share another model's token table
+    ///   (`makeWorkspace(sharing:)`); a workspace with a cache of its own may
+    ///   be used with any model.
     public func classify(utf8 texts: [UnsafeRawBufferPointer], workspace: Workspace) -> [Prediction] {
         workspace.cache.serve(fused.identity)   // once a call: its token cache holds this model's entries
         var results = [Prediction]()

@@ -1,4 +1,5 @@
-/// Why a model could not be loaded or saved. Every case names the file.
+/// Why a model could not be loaded, saved or trained. Every case but
+/// `invalidSettings` (options given to `Trainer`) names the file.
 public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file (or directory) does not exist.
     case missing(path: String)

@@ -34,6 +34,8 @@ extension SentimentModel {
         /// workspace switched between models empties its cache at each
         /// switch). Workspaces on several threads can share one cache:
         /// `SentimentModel.makeWorkspace(sharing:)`.
+        ///
+        /// - Precondition: `batchCapacity` is positive and `cacheBits` is 1 to 24.
         public convenience init(batchCapacity: Int = 256, cacheBits: Int = Workspace.defaultCacheBits) {
             self.init(batchCapacity: batchCapacity, table: TokenTable(bits: cacheBits))
         }

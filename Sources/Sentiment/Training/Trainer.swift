@@ -34,8 +34,9 @@ public struct Trainer: Sendable {
         public var crossValidation: Evaluation?
     }
 
-    /// Trains on `examples`. `describe` names the data in the manifest (file and
-    /// checksum); `log` hears progress lines.
+    /// Trains on `examples`. `name` and `version` make the model's id;
+    /// `trainFile`, `trainSHA256` and `command` are recorded in the manifest
+    /// as what it was trained on; `log` hears progress lines.
     ///
     /// - Throws: `ModelError.invalidSettings` for feature settings or a
     ///   `lexiconBits` (8 to 24) that a model file cannot hold;

@@ -180,7 +180,8 @@ public final class TweetStore: Sendable {
     ///
     /// - Parameters:
     ///   - before: a tweet id; only tweets older than it (by time, then id) are
-    ///     returned. `nil` starts at the newest.
+    ///     returned. `nil` starts at the newest; an id that is not stored gives
+    ///     an empty page.
     ///   - limit: the page size.
     public func timeline(authorID: String, modelID: String, before: String? = nil, limit: Int) async throws -> [StoredTweet] {
         try await pool.read { db in
