@@ -141,6 +141,18 @@ struct ArchiveParserTests {
         #expect(contents.issues.map(\.position) == ["line 1"])
     }
 
+    @Test("A boolean id is a missing id, not tweet 1 or 0", arguments: ["true", "false"])
+    func booleanIDIsMissing(value: String) {
+        let text = """
+            {"id":"1","text":"the real tweet 1","created_at":"2021-10-06T22:38:10.000Z","author_id":"5"}
+            {"id":\(value),"text":"a boolean id","created_at":"2021-10-06T22:38:11.000Z","author_id":"5"}
+            {"id_str":\(value),"full_text":"a boolean id_str","created_at":"Wed Oct 06 22:38:12 +0000 2021"}
+            """
+        let contents = ArchiveParser.parse(Data(text.utf8), file: "dump.jsonl")
+        #expect(contents.tweets.map(\.text) == ["the real tweet 1"])
+        #expect(contents.issues.map(\.description) == ["dump.jsonl, line 2: missing id", "dump.jsonl, line 3: missing id"])
+    }
+
     @Test("JSON Lines of v2 tweets and v2 pages")
     func jsonLinesV2() {
         let text = """

@@ -299,8 +299,10 @@ public enum ArchiveParser {
                     avatarURL: (object["profile_image_url"] as? String).flatMap(URL.init(string:)))
     }
 
-    /// An id that may be a string or an integer (never a lossy floating-point number).
+    /// An id that may be a string or an integer (never a lossy floating-point
+    /// number, nor a boolean, which Foundation also hands over as a number).
     static func string(_ value: Any?) -> String? {
+        if let number = value as? NSNumber, String(cString: number.objCType) == "c" { return nil }
         switch value {
         case let text as String:
             return text.isEmpty ? nil : text
