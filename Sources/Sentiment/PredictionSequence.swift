@@ -1,5 +1,6 @@
 /// The predictions for an asynchronous sequence of texts, in order; made by
 /// `SentimentModel.predictions(for:)`. It fails when the base sequence fails.
+/// It is `Sendable` when its base is.
 public struct PredictionSequence<Base: AsyncSequence>: AsyncSequence where Base.Element == String {
     public typealias Element = Prediction
     let model: SentimentModel
@@ -20,3 +21,5 @@ public struct PredictionSequence<Base: AsyncSequence>: AsyncSequence where Base.
         }
     }
 }
+
+extension PredictionSequence: Sendable where Base: Sendable {}

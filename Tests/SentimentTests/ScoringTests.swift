@@ -85,4 +85,16 @@ struct ScoringTests {
         for try await prediction in model.predictions(for: stream) { results.append(prediction) }
         #expect(results == model.classify(Self.texts))
     }
+
+    @Test("The async sequence over a Sendable sequence is Sendable, so another task can consume it")
+    func asyncSequenceIsSendable() async throws {
+        let model = try Fixtures.smallModel()
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        for text in Self.texts { continuation.yield(text) }
+        continuation.finish()
+        func collect<S: AsyncSequence & Sendable>(_ sequence: S) async throws -> [Prediction] where S.Element == Prediction {
+            try await Task.detached { try await sequence.reduce(into: []) { $0.append($1) } }.value
+        }
+        #expect(try await collect(model.predictions(for: stream)) == model.classify(Self.texts))
+    }
 }
