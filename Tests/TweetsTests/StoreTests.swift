@@ -86,6 +86,17 @@ struct StoreTests {
         }
     }
 
+    @Test("A limit of zero or less gives no tweets, with or without ids, instead of trapping", arguments: [0, -1])
+    func nonPositiveLimits(limit: Int) async throws {
+        try await withStore { store, _ async throws in
+            let tweets = sampleTweets(3, by: alice)
+            try await store.save(users: [alice], tweets: tweets)
+            #expect(try await store.unclassifiedTweets(modelID: "m", limit: limit).isEmpty)
+            #expect(try await store.unclassifiedTweets(modelID: "m", ids: tweets.map(\.id), limit: limit).isEmpty)
+            #expect(try await store.timeline(authorID: alice.id, modelID: "m", limit: limit).isEmpty)
+        }
+    }
+
     @Test("Classifications are stored per model")
     func classificationsPerModel() async throws {
         try await withStore { store, _ async throws in

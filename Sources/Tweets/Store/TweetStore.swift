@@ -182,9 +182,10 @@ public final class TweetStore: Sendable {
     ///   - before: a tweet id; only tweets older than it (by time, then id) are
     ///     returned. `nil` starts at the newest; an id that is not stored gives
     ///     an empty page.
-    ///   - limit: the page size.
+    ///   - limit: the page size (none when 0 or less).
     public func timeline(authorID: String, modelID: String, before: String? = nil, limit: Int) async throws -> [StoredTweet] {
-        try await pool.read { db in
+        guard limit > 0 else { return [] }   // SQLite reads a negative LIMIT as none
+        return try await pool.read { db in
             var sql = """
                 SELECT tweet.*, classification.*
                 FROM tweet
@@ -217,9 +218,10 @@ public final class TweetStore: Sendable {
     ///
     /// - Parameters:
     ///   - ids: restrict to these tweets; `nil` for all.
-    ///   - limit: at most this many.
+    ///   - limit: at most this many (none when 0 or less).
     public func unclassifiedTweets(modelID: String, ids: [String]? = nil, limit: Int = .max) async throws -> [Tweet] {
-        try await pool.read { db in
+        guard limit > 0 else { return [] }   // SQLite reads a negative LIMIT as none, `prefix` traps
+        return try await pool.read { db in
             let sql = """
                 SELECT tweet.* FROM tweet
                 WHERE NOT EXISTS (SELECT 1 FROM classification c WHERE c.tweet_id = tweet.id AND c.model_id = ?)
