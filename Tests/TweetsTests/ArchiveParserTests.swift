@@ -153,6 +153,15 @@ struct ArchiveParserTests {
         #expect(contents.issues.map(\.description) == ["dump.jsonl, line 2: missing id", "dump.jsonl, line 3: missing id"])
     }
 
+    @Test("A v1.1 streaming tweet over 140 characters keeps its full text, not the truncated one")
+    func extendedTweetKeepsFullText() {
+        let full = "Finally finished the marathon training plan, sixteen weeks of early mornings and sore legs. So proud of everyone who ran with me, what a day!"
+        let line = #"{"id_str":"9","text":"Finally finished the marathon training plan, sixteen weeks of early mornings and sore legs. So proud of everyone who… https://t.co/abc","truncated":true,"extended_tweet":{"full_text":"\#(full)"},"created_at":"Wed Oct 10 20:19:24 +0000 2018","user":{"id_str":"7","screen_name":"runner"}}"#
+        let contents = ArchiveParser.parse(Data(line.utf8), file: "stream.jsonl")
+        #expect(contents.tweets.map(\.text) == [full])
+        #expect(contents.issues.isEmpty)
+    }
+
     @Test("JSON Lines of v2 tweets and v2 pages")
     func jsonLinesV2() {
         let text = """

@@ -10,7 +10,7 @@ import Foundation
 ///   `window.YTD.tweets.part0 = [ {"tweet": {…}}, … ]` (older: entries without
 ///   the `tweet` wrapper) with v1.1 fields `id_str`, `full_text`, `created_at`.
 /// - **A single archive file** of that form.
-/// - **JSON Lines**: one v1.1 tweet (`id_str`, `full_text`/`text`,
+/// - **JSON Lines**: one v1.1 tweet (`id_str`, `extended_tweet.full_text`/`full_text`/`text`,
 ///   `created_at` like `Wed Oct 10 20:19:24 +0000 2018`, `user`), one v2 tweet
 ///   (`id`, `text`, ISO 8601 `created_at`, `author_id`) or one v2 page
 ///   (`{"data": […], "includes": {"users": […]}, "meta": {…}}`) per line.
@@ -261,8 +261,11 @@ public enum ArchiveParser {
         guard let id = string(object["id_str"]) ?? string(object["id"]) else {
             return .failure(EntryError(message: "missing id"))
         }
+        // The longest form first: v2 long posts, then v1.1's extended tweet (whose
+        // `text` is cut at 140 characters with "…" and a link), then the plain text.
         let noteText = (object["note_tweet"] as? [String: Any])?["text"] as? String
-        guard let text = noteText ?? (object["full_text"] as? String) ?? (object["text"] as? String) else {
+        let extendedText = (object["extended_tweet"] as? [String: Any])?["full_text"] as? String
+        guard let text = noteText ?? extendedText ?? (object["full_text"] as? String) ?? (object["text"] as? String) else {
             return .failure(EntryError(message: "tweet \(id): missing text"))
         }
         let createdAt: Date
