@@ -82,6 +82,32 @@ struct ArchiveParserTests {
         #expect(contents.issues.map(\.position) == ["entry 3"])
     }
 
+    @Test("One damaged archive entry costs only itself, whichever of its bytes is lost or doubled")
+    func oneDamagedEntryCostsOnlyItself() {
+        let entries = (1...4).map { Self.entry("10\($0)", #"tweet \#($0) {in braces} [and brackets] \"quoted\""#) }
+        let damaged = Array(entries[1].utf8)
+        var failures: [String] = []
+        for position in damaged.indices {
+            for doubled in [false, true] {
+                var bytes = damaged
+                if doubled { bytes.insert(bytes[position], at: position) } else { bytes.remove(at: position) }
+                var parts = entries
+                parts[1] = String(decoding: bytes, as: UTF8.self)
+                let text = "window.YTD.tweets.part0 = [\n" + parts.joined(separator: ",\n") + "\n]"
+                let contents = ArchiveParser.parse(Data(text.utf8), file: "tweets.js")
+                let ids = Set(contents.tweets.map(\.id))
+                let others: Set = ["101", "103", "104"]
+                // Entry 2 is kept (under a damaged id, if its digits were hit) or reported.
+                let kept = ids.subtracting(others).count == 1
+                let reported = contents.issues.contains { $0.position == "entry 2" }
+                if !ids.isSuperset(of: others) || !(kept || reported) {
+                    failures.append("\(doubled ? "doubled" : "lost") byte \(position): kept \(ids.sorted()), issues \(contents.issues.map(\.description))")
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count) damages lost more than entry 2, e.g. \(failures.prefix(3))")
+    }
+
     @Test("A folder without tweet files is an error; a missing path too")
     func folderErrors() async throws {
         try await withTemporaryDirectory { directory async throws in

@@ -4,9 +4,12 @@ import Foundation
 /// parsing them, so that one malformed element costs only itself.
 ///
 /// Strings and escapes are respected when matching braces. When an element is
-/// unbalanced (a brace missing or extra), the scanner resynchronises at the next
-/// place that looks like the start of an element: a `{` followed by the same
-/// first key as the element that failed (`{ "tweet" :` in an X archive).
+/// unbalanced (a brace or a quote missing or extra), the scanner resynchronises
+/// at the next place that looks like the start of an element: a `{` followed by
+/// the same first key as the element that failed, or as the last good one
+/// (`{ "tweet" :` in an X archive). That search ignores strings: a damaged
+/// quote turns strings inside out, and an unescaped `"tweet"` cannot occur
+/// inside a well-formed string anyway.
 struct JSONEntryScanner {
     /// One element: its 1-based position and bytes, or why it could not be delimited.
     enum Entry {
@@ -22,6 +25,8 @@ struct JSONEntryScanner {
         var entries: [Entry] = []
         var index = open + 1
         var position = 0
+        /// The first key of the last element that was delimited.
+        var lastKey: ArraySlice<UInt8>?
         while true {
             index = skipSeparators(from: index)
             guard index < bytes.count, bytes[index] != UInt8(ascii: "]") else { break }
@@ -29,15 +34,21 @@ struct JSONEntryScanner {
             let first = bytes[index]
             guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
                 // A bare value where an object belongs: skip to the next separator.
+                // A value that runs into a `{` is an object that lost its own brace.
                 let end = endOfScalar(from: index)
                 entries.append(.broken(position: position, reason: "not a JSON object"))
-                index = end
+                if end < bytes.count, bytes[end] == UInt8(ascii: "{"), let restart = resynchronise(after: index, keys: [lastKey]) {
+                    index = restart
+                } else {
+                    index = end
+                }
                 continue
             }
+            let keys = [firstKey(ofObjectAt: index), lastKey]
             if let end = matchingClose(from: index), isPlausibleEnd(after: end) {
                 // An element that holds the start of another was probably
                 // closed by a later entry's brace: keep it only if it parses.
-                if let restart = resynchronise(after: index), restart < end,
+                if let restart = resynchronise(after: index, keys: keys), restart < end,
                     (try? JSONSerialization.jsonObject(with: Data(bytes[index...end]))) == nil
                 {
                     entries.append(.broken(position: position, reason: "invalid JSON"))
@@ -45,11 +56,12 @@ struct JSONEntryScanner {
                     continue
                 }
                 entries.append(.element(position: position, bytes: bytes[index...end]))
+                lastKey = firstKey(ofObjectAt: index) ?? lastKey
                 index = end + 1
             } else {
                 let reason = matchingClose(from: index) == nil ? "unterminated entry" : "unbalanced entry"
                 entries.append(.broken(position: position, reason: reason))
-                guard let restart = resynchronise(after: index) else { break }
+                guard let restart = resynchronise(after: index, keys: keys) else { break }
                 index = restart
             }
         }
@@ -138,19 +150,16 @@ struct JSONEntryScanner {
         return bytes[index...end]
     }
 
-    /// The next `{` after `start` that opens an object with the same first key
-    /// as the object at `start`, outside strings.
-    private func resynchronise(after start: Int) -> Int? {
-        guard bytes[start] == UInt8(ascii: "{"), let key = firstKey(ofObjectAt: start) else { return nil }
+    /// The first `{` after `start` that opens an object whose first key is one
+    /// of `keys`, strings or not (see the type's documentation).
+    private func resynchronise(after start: Int, keys: [ArraySlice<UInt8>?]) -> Int? {
+        let keys = keys.compactMap { $0 }
+        guard !keys.isEmpty else { return nil }
         var index = start + 1
-        var inString = false
         while index < bytes.count {
-            let byte = bytes[index]
-            if inString {
-                if byte == UInt8(ascii: "\\") { index += 1 } else if byte == UInt8(ascii: "\"") { inString = false }
-            } else if byte == UInt8(ascii: "\"") {
-                inString = true
-            } else if byte == UInt8(ascii: "{"), let candidate = firstKey(ofObjectAt: index), candidate.elementsEqual(key) {
+            if bytes[index] == UInt8(ascii: "{"), let candidate = firstKey(ofObjectAt: index),
+                keys.contains(where: { $0.elementsEqual(candidate) })
+            {
                 return index
             }
             index += 1
