@@ -183,6 +183,31 @@ final class TweetsCommandTests {
 
     // MARK: - History
 
+    @Test("Processes started at once on a new database file all open and migrate it")
+    func processesOpenANewFileAtOnce() throws {
+        var failures: [String] = []
+        for _ in 0..<10 {
+            let db = try freshDatabase()
+            var environment = ProcessInfo.processInfo.environment
+            environment["SENTIMENT_DB"] = nil
+            let processes = try (0..<8).map { _ -> (Process, Pipe) in
+                let process = try SentimentExecutable.process(["history", "--db", db])
+                let stderr = Pipe()
+                process.environment = environment
+                process.standardOutput = FileHandle.nullDevice
+                process.standardError = stderr
+                return (process, stderr)
+            }
+            for (process, _) in processes { try process.run() }
+            for (process, stderr) in processes {
+                let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                process.waitUntilExit()
+                if process.terminationStatus != 0 { failures.append(message) }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count) of 80 failed, e.g. \(failures.first ?? "")")
+    }
+
     @Test("History lists a searched username once and --clear empties it")
     func historyDedupesAndClears() throws {
         let db = try freshDatabase()

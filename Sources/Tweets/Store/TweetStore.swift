@@ -41,14 +41,43 @@ public final class TweetStore: Sendable {
             // Safe in WAL mode: a crash loses at most the last transactions, never integrity.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
         }
-        pool = try DatabasePool(path: path, configuration: configuration)
+        // Processes that open a new file at once race twice (each loser
+        // tries again, a moment later, up to `openAttempts` times): switching
+        // the file to WAL takes a lock that SQLite does not wait for, and
+        // GRDB's migrator reads which migrations are applied before it takes
+        // its write lock, so two processes can both create the first tables.
+        var attempt = 1
+        var opened: DatabasePool?
+        while opened == nil {
+            do {
+                opened = try DatabasePool(path: path, configuration: configuration)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < Self.openAttempts {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+        }
+        pool = opened!
         let migrator = Migrations.migrator
-        let applied = try pool.read { db in try migrator.appliedMigrations(db) }
-        try migrator.migrate(pool)
-        for name in migrator.migrations where !applied.contains(name) {
-            logger.debug("applied migration", metadata: ["migration": "\(name)", "db": "\(path)"])
+        while true {
+            let applied = try pool.read { db in try migrator.appliedMigrations(db) }
+            do {
+                try migrator.migrate(pool)
+                for name in migrator.migrations where !applied.contains(name) {
+                    logger.debug("applied migration", metadata: ["migration": "\(name)", "db": "\(path)"])
+                }
+                break
+            } catch let error as DatabaseError {
+                // Another process migrated meanwhile: start again from what it did.
+                let now = try pool.read { db in try migrator.appliedMigrations(db) }
+                guard now != applied, attempt < Self.openAttempts else { throw error }
+                attempt += 1
+            }
         }
     }
+
+    /// How many times `init` tries to open and migrate a file that other
+    /// processes are opening at the same moment.
+    private static let openAttempts = 50
 
     /// Closes the database's connections. Any later use of this store throws. Call it once every request is done
     /// (the server does, after a graceful shutdown).
