@@ -116,6 +116,9 @@ struct TrainCommand: ParsableCommand {
         } catch let error as ModelError {
             printError("\(error)")
             throw ExitCode.usage
+        } catch let error as TrainingError {
+            printError("\(train): \(error)")
+            throw ExitCode.dataError
         }
         var metrics: [String: ModelManifest.MetricsRecord] = [:]
         if let dev {

@@ -97,6 +97,21 @@ struct TrainCommandTests {
         #expect(features["contrastWords"] as? Bool == true)
     }
 
+    @Test("A training file with no examples, or with one class only, exits 65 with a message, and no model is written")
+    func unusableTrainingData() throws {
+        let cases = [("header.tsv", "id\tlabel\ttext\n", "no training examples"),
+                     ("one.tsv", "id\tlabel\ttext\n1\tpositive\tgreat\n2\tpositive\tlovely\n", "every training example is positive")]
+        for (name, content, message) in cases {
+            let file = folder.appendingPathComponent(name)
+            try content.write(to: file, atomically: false, encoding: .utf8)
+            let out = folder.appendingPathComponent(name + ".model")
+            let run = try SentimentExecutable.run(["train", "--train", file.path, "--out", out.path])
+            #expect(run.status == 65, "\(run.stderr)")
+            #expect(run.stderr.contains("\(name): ") && run.stderr.contains(message), "\(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out.path))
+        }
+    }
+
     @Test("A missing training file exits 66, a bad label 65, a bad option 64, and no model is written")
     func failures() throws {
         let noFile = try SentimentExecutable.run(["train", "--train", folder.appendingPathComponent("none.tsv").path,

@@ -25,6 +25,19 @@ struct TrainingTests {
         }
     }
 
+    @Test("Training on examples of one class fails: a model needs two classes to tell apart")
+    func oneClassFails() throws {
+        let positives = Fixtures.sample.filter { $0.label == .positive }
+        #expect(!positives.isEmpty)
+        #expect {
+            try Trainer(options: Fixtures.smallOptions).train(positives)
+        } throws: { error in
+            guard case .oneClass(let label)? = error as? TrainingError else { return false }
+            return label == .positive && "\(error)".contains("at least two classes")
+        }
+        #expect(throws: TrainingError.self) { try Trainer(options: Fixtures.smallOptions).train([]) }
+    }
+
     @Test("Training is deterministic for a seed")
     func trainingIsDeterministic() throws {
         let first = try Fixtures.smallModel(), second = try Fixtures.smallModel()
@@ -134,6 +147,22 @@ struct TrainingTests {
             guard let error = error as? DataFileError else { return false }
             return error.line == 3 && error.reason == "not valid UTF-8" && !error.isMissing
         }
+    }
+
+    @Test("Reading a TSV keeps the tabs of a text in the last column, and splits other columns as before")
+    func tsvTextKeepsItsTabs() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let last = folder.appendingPathComponent("last.tsv")
+        try "id\tlabel\ttext\n1\tpositive\tgreat\tday\t\n2\tnegative\tbad\n".write(to: last, atomically: true, encoding: .utf8)
+        let examples = try LabeledExample.readTSV(last.path)
+        #expect(examples.map(\.text) == ["great\tday\t", "bad"])
+        #expect(examples.map(\.label) == [.positive, .negative])
+
+        let middle = folder.appendingPathComponent("middle.tsv")
+        try "text\tlabel\tid\ngreat\tpositive\t7\n".write(to: middle, atomically: true, encoding: .utf8)
+        let other = try LabeledExample.readTSV(middle.path)
+        #expect(other.map(\.text) == ["great"] && other.first?.id == 7)
     }
 
     @Test("Reading a TSV with an unknown label names the line")

@@ -38,7 +38,8 @@ public struct DataFileError: Error, Sendable, Hashable, CustomStringConvertible 
 extension LabeledExample {
     /// Reads a tab-separated file with a header naming a `label` and a `text`
     /// column, and optionally a numeric `id` column (others are ignored) — the format of
-    /// `shared/data/semeval/*.tsv`.
+    /// `shared/data/semeval/*.tsv`. When `text` is the last column, a tab in a
+    /// text belongs to the text.
     ///
     /// - Throws: `DataFileError` naming the file and line: missing file, no
     ///   header columns, an unknown label, a line with too few columns, invalid UTF-8.
@@ -64,12 +65,15 @@ extension LabeledExample {
             throw DataFileError(path: path, line: 1, reason: "header must name a \"label\" and a \"text\" column, found \(columns)", isMissing: false)
         }
         let idColumn = columns.firstIndex(of: "id")
+        let textIsLast = textColumn == columns.count - 1
         var examples = [LabeledExample]()
         examples.reserveCapacity(lines.count)
         for (offset, line) in lines.enumerated().dropFirst() {
             let line = line.hasSuffix("\r") ? line.dropLast() : line
             if line.isEmpty { continue }
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
+            // A text in the last column is the rest of the line, tabs and all.
+            let fields = line.split(separator: "\t", maxSplits: textIsLast ? columns.count - 1 : .max,
+                                    omittingEmptySubsequences: false)
             guard fields.count > max(labelColumn, textColumn) else {
                 throw DataFileError(path: path, line: offset + 1, reason: "expected \(columns.count) tab-separated columns, found \(fields.count)", isMissing: false)
             }

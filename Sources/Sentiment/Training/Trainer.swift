@@ -40,7 +40,9 @@ public struct Trainer: Sendable {
     ///
     /// - Throws: `ModelError.invalidSettings` for feature settings or a
     ///   `lexiconBits` (8 to 24) that a model file cannot hold;
-    ///   `TrainingError.noExamples` for an empty set.
+    ///   `TrainingError.noExamples` for an empty set, `TrainingError.oneClass`
+    ///   when every example has the same label (such a model would give that
+    ///   label probability 1 whatever the text).
     public func train(_ examples: [LabeledExample], name: String = "default", version: String = "1.0.0",
                       trainFile: String = "", trainSHA256: String = "", command: String = "",
                       log: (String) -> Void = { _ in }) throws -> Result {
@@ -49,7 +51,8 @@ public struct Trainer: Sendable {
         guard Lexicon.bitsRange.contains(options.lexiconBits) else {
             throw ModelError.invalidSettings("lexiconBits \(options.lexiconBits) not in \(Lexicon.bitsRange)")
         }
-        guard !examples.isEmpty else { throw TrainingError.noExamples }
+        guard let first = examples.first else { throw TrainingError.noExamples }
+        guard examples.contains(where: { $0.label != first.label }) else { throw TrainingError.oneClass(first.label) }
         // One BLAS thread, as scoring uses: L-BFGS's dot products then sum in
         // the same order whether or not a model was loaded before in this
         // process (OpenBLAS splits a threaded ddot into partial sums).
@@ -246,10 +249,13 @@ public struct Trainer: Sendable {
 public enum TrainingError: Error, Sendable, CustomStringConvertible {
     /// The training set is empty.
     case noExamples
+    /// Every example has this label: a model needs at least two classes to tell apart.
+    case oneClass(SentimentLabel)
 
     public var description: String {
         switch self {
         case .noExamples: "no training examples"
+        case .oneClass(let label): "every training example is \(label.rawValue): training needs at least two classes"
         }
     }
 }
