@@ -114,6 +114,25 @@ struct ModelFileTests {
         }
     }
 
+    @Test("A weights file or manifest that is a FIFO or a device is refused, not read forever",
+          .timeLimit(.minutes(1)), arguments: ["weights.bin", "manifest.json"])
+    func specialFilesAreRefused(name: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        _ = try Fixtures.smallModel().save(to: directory)
+        let file = directory.appendingPathComponent(name)
+        try FileManager.default.removeItem(at: file)
+        try FileManager.default.createSymbolicLink(atPath: file.path, withDestinationPath: "/dev/zero")
+        #expect(throws: ModelError.unreadable(path: file.path, reason: "not a regular file")) {
+            try SentimentModel.load(from: directory)
+        }
+        try FileManager.default.removeItem(at: file)
+        #expect(mkfifo(file.path, 0o600) == 0)
+        #expect(throws: ModelError.unreadable(path: file.path, reason: "not a regular file")) {
+            try SentimentModel.load(from: directory)
+        }
+    }
+
     @Test("A NaN weight saved with a matching checksum is refused on loading")
     func savedNaNIsRefused() throws {
         let model = try Fixtures.smallModel()

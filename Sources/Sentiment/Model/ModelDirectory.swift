@@ -102,6 +102,11 @@ enum ModelDirectory {
 
     private static func read(_ url: URL) throws(ModelError) -> Data {
         guard FileManager.default.fileExists(atPath: url.path) else { throw .missing(path: url.path) }
+        // A FIFO would block the read and a device (`/dev/zero`) never end.
+        var info = stat()
+        guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw .unreadable(path: url.path, reason: "not a regular file")
+        }
         do {
             return try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {

@@ -68,7 +68,8 @@ enum WeightsFile {
     static func read(_ url: URL, expectedBucketBits: Int, expectedLexiconBits: Int)
         throws(ModelError) -> (weights: Result<ModelWeights, ModelError>, length: Int, sha256: String) {
         let path = url.path
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking so that opening a FIFO returns at once (it is refused below).
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
             let code = errno
             if code == ENOENT { throw .missing(path: path) }
@@ -77,6 +78,8 @@ enum WeightsFile {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        // A FIFO or a device (`/dev/zero`) has no length to check and may never end.
+        guard info.st_mode & S_IFMT == S_IFREG else { throw .unreadable(path: path, reason: "not a regular file") }
         var failure: Int32 = 0
         var reading = Reading(length: Int(info.st_size)) { destination in
             var done = 0
