@@ -176,6 +176,17 @@ struct DomainTests {
         #expect(DatabaseLocation.resolve(environment: ["HOME": "/home/u"]) == "/home/u/.local/share/swift-sentiment/tweets.sqlite")
     }
 
+    @Test("A database path starting with ~ is in the home directory, from the flag or the environment")
+    func databaseLocationExpandsTilde() {
+        let home = ["HOME": "/home/u"]
+        #expect(DatabaseLocation.resolve(flag: "~/x.sqlite", environment: home) == "/home/u/x.sqlite")
+        #expect(DatabaseLocation.resolve(environment: home.merging(["SENTIMENT_DB": "~/db/t.sqlite"]) { $1 })
+            == "/home/u/db/t.sqlite")
+        #expect(DatabaseLocation.resolve(flag: "~", environment: home) == "/home/u")
+        #expect(DatabaseLocation.resolve(flag: "~bob/x.sqlite", environment: home) == "~bob/x.sqlite")
+        #expect(DatabaseLocation.resolve(flag: "a/~/x.sqlite", environment: home) == "a/~/x.sqlite")
+    }
+
     @Test("Without the environment variable, the bearer token is the first line of the XDG config file")
     func bearerTokenFromFile() throws {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-token-tests-\(UUID().uuidString)")

@@ -14,11 +14,21 @@ public enum DatabaseLocation {
     /// The folder inside the XDG data directory: `swift-sentiment`.
     public static let directoryName = "swift-sentiment"
 
-    /// The database path for a flag value and an environment.
+    /// The database path for a flag value and an environment. A leading `~`
+    /// or `~/` means `$HOME`, as a shell would read it: the shell leaves the
+    /// `~` of `--db=~/x` and of a quoted `SENTIMENT_DB="~/x"` alone.
     public static func resolve(flag: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let flag, !flag.isEmpty { return flag }
-        if let path = environment[environmentVariable], !path.isEmpty { return path }
+        if let flag, !flag.isEmpty { return expandingTilde(flag, environment: environment) }
+        if let path = environment[environmentVariable], !path.isEmpty { return expandingTilde(path, environment: environment) }
         return defaultPath(environment: environment)
+    }
+
+    /// `path` with a leading `~` or `~/` replaced by the home directory
+    /// (`~user` forms are left as they are).
+    static func expandingTilde(_ path: String, environment: [String: String]) -> String {
+        guard path == "~" || path.hasPrefix("~/") else { return path }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return home + path.dropFirst()
     }
 
     /// `$XDG_DATA_HOME/swift-sentiment/tweets.sqlite`, or `~/.local/share/…` when
