@@ -5,6 +5,8 @@
 /// another language's, is `unsupported`: callers should show "unsupported
 /// language" rather than a mood. Text with no letters at all (emoji, numbers)
 /// is `undetermined` and is scored as usual.
+///
+/// In JSON (`Codable`) a language is its `tag`: `"en"`, `"und"` or the code.
 public enum Language: Sendable, Hashable, Codable {
     /// English, as far as a cheap test can tell.
     case english
@@ -29,5 +31,26 @@ public enum Language: Sendable, Hashable, Codable {
         case .undetermined: "und"
         case .unsupported(let code): code
         }
+    }
+
+    /// The language of an output tag: "en" is `english`, "und" (or an empty
+    /// tag) `undetermined`, any other tag `unsupported` with that code.
+    public init(tag: String) {
+        switch tag {
+        case "en": self = .english
+        case "und", "": self = .undetermined
+        default: self = .unsupported(code: tag)
+        }
+    }
+
+    /// Decodes a tag string, as `init(tag:)` reads it.
+    public init(from decoder: any Decoder) throws {
+        self.init(tag: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    /// Encodes the tag string: "en", "und", or the unsupported code.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(tag)
     }
 }

@@ -1,5 +1,12 @@
 /// The model's answer for one text.
-public struct Prediction: Sendable, Hashable {
+///
+/// In JSON (`Codable`) a prediction has the fields of a `sentiment classify`
+/// record: `{"label": "positive", "probabilities": {"negative": …, "neutral":
+/// …, "positive": …}, "score": …, "lang": "en"}`. `score` is written for
+/// readers and recomputed from the probabilities when decoding. Unlike the
+/// command line, which writes `"label": null` for an unsupported language,
+/// the label is always written: it is the model's decision either way.
+public struct Prediction: Sendable, Hashable, Codable {
     /// The decided class (the most probable one after the model's decision
     /// rule; see `SentimentModel.classify(_:)`).
     public var label: SentimentLabel
@@ -18,4 +25,26 @@ public struct Prediction: Sendable, Hashable {
 
     /// p(positive) − p(negative), in [-1, 1]: the signed strength of the mood.
     public var score: Double { probabilities.positive - probabilities.negative }
+
+    enum CodingKeys: String, CodingKey {
+        case label, probabilities, score
+        case language = "lang"
+    }
+
+    /// Decodes `label`, `probabilities` and `lang`; `score` is not read.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(label: try container.decode(SentimentLabel.self, forKey: .label),
+                  probabilities: try container.decode(ClassProbabilities.self, forKey: .probabilities),
+                  language: try container.decode(Language.self, forKey: .language))
+    }
+
+    /// Encodes `label`, `probabilities`, `score` and `lang`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(label, forKey: .label)
+        try container.encode(probabilities, forKey: .probabilities)
+        try container.encode(score, forKey: .score)
+        try container.encode(language, forKey: .language)
+    }
 }

@@ -28,6 +28,13 @@ import Foundation
 /// character n-grams plus a small dense block, and scored by a multinomial
 /// logistic regression whose dense part runs through BLAS (`cblas_sgemm`) one
 /// batch at a time (see `BLASScorer`).
+///
+/// With OpenBLAS, making a model (loading, or training with `Trainer`) sets
+/// OpenBLAS to one thread for the whole process (`openblas_set_num_threads(1)`):
+/// callers parallelize across batches, and OpenBLAS's own threads would fight
+/// them for the cores. An application with large BLAS work of its own can set
+/// the count it wants after the model is made (the setting is OpenBLAS's, for
+/// every caller in the process).
 public struct SentimentModel: Sendable {
     /// The manifest the model was loaded from.
     public let manifest: ModelManifest

@@ -97,13 +97,3 @@ public struct ClassifiedTweet: Sendable, Hashable, Identifiable, Codable {
     }
 }
 
-extension Language {
-    /// The language for an output tag: `en` → english, `und` → undetermined, else unsupported.
-    init(tag: String) {
-        switch tag {
-        case "en": self = .english
-        case "und", "": self = .undetermined
-        default: self = .unsupported(code: tag)
-        }
-    }
-}

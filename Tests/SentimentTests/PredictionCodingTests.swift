@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import Sentiment
+
+@Suite("Predictions in JSON")
+struct PredictionCodingTests {
+    @Test("A prediction encodes as a classify record's fields and decodes back to itself")
+    func predictionRoundTrip() throws {
+        let prediction = try SentimentModel.loadDefault().classify("I love this!!! 😍")
+        let data = try JSONEncoder().encode(prediction)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(Set(object.keys) == ["label", "probabilities", "score", "lang"])
+        #expect(object["label"] as? String == "positive")
+        #expect(object["lang"] as? String == "en")
+        #expect(object["score"] as? Double == prediction.score)
+        let probabilities = try #require(object["probabilities"] as? [String: Double])
+        #expect(probabilities == ["negative": prediction.probabilities.negative, "neutral": prediction.probabilities.neutral,
+                                  "positive": prediction.probabilities.positive])
+        #expect(try JSONDecoder().decode(Prediction.self, from: data) == prediction)
+    }
+
+    @Test("A decoded prediction's score comes from its probabilities, not from the score written")
+    func scoreIsRecomputed() throws {
+        let json = #"{"label":"negative","probabilities":{"negative":0.7,"neutral":0.2,"positive":0.1},"score":5,"lang":"fr"}"#
+        let prediction = try JSONDecoder().decode(Prediction.self, from: Data(json.utf8))
+        #expect(abs(prediction.score - (0.1 - 0.7)) < 1e-12)
+        #expect(prediction.language == .unsupported(code: "fr"))
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(Prediction.self, from: Data(#"{"label":"negative","lang":"en"}"#.utf8))
+        }
+    }
+
+    @Test("A language is its tag in JSON, and each tag reads back as its language",
+          arguments: [(Language.english, "en"), (.undetermined, "und"), (.unsupported(code: "es"), "es"),
+                      (.unsupported(code: "non-latin"), "non-latin")])
+    func languageIsItsTag(language: Language, tag: String) throws {
+        let data = try JSONEncoder().encode([language])
+        #expect(String(decoding: data, as: UTF8.self) == "[\"\(tag)\"]")
+        #expect(try JSONDecoder().decode([Language].self, from: data) == [language])
+        #expect(Language(tag: tag) == language)
+    }
+}
