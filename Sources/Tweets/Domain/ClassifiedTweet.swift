@@ -96,4 +96,3 @@ public struct ClassifiedTweet: Sendable, Hashable, Identifiable, Codable {
         }
     }
 }
-
