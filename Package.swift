@@ -155,6 +155,8 @@ let package = Package(
             name: "TweetsTests",
             dependencies: [
                 "Tweets",
+                // Log lines kept in memory, to read what was logged.
+                .product(name: "InMemoryLogging", package: "swift-log"),
                 // A fake X API server on 127.0.0.1.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -172,6 +174,8 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // Log lines kept in memory, to read what the server logged.
+                .product(name: "InMemoryLogging", package: "swift-log"),
                 // A fake X API server on 127.0.0.1.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,4 +1,6 @@
 import Foundation
+import InMemoryLogging
+import Logging
 import Testing
 import Tweets
 @testable import SentimentServer
@@ -15,16 +17,16 @@ struct LoggingTests {
             return .respond(status: 200, body: XBodies.tweets(1...3, next: nil))
         }
         defer { Task { try await upstream.stop() } }
-        let sink = LogSink()
-        try await TestServer.with(upstream: upstream.baseURL, logger: sink.logger, configure: {
+        let logs = InMemoryLogHandler()
+        try await TestServer.with(upstream: upstream.baseURL, logger: recordingLogger(logs), configure: {
             $0.retryPolicy = RetryPolicy(delays: [.milliseconds(10)], maximumRateLimitWait: .zero)
         }) { server in
             let answer = try await server.request(.GET, "/v1/users/alice/tweets", headers: [("X-Request-ID", "upstream-7")])
             #expect(answer.status == 200)
         }
-        let records = sink.records
-        let responses = records.filter { $0.message == "X API response" }
-        let retries = records.filter { $0.message == "upstream request failed, retrying" }
+        let records = logs.entries
+        let responses = records.filter { "\($0.message)" == "X API response" }
+        let retries = records.filter { "\($0.message)" == "upstream request failed, retrying" }
         // AsyncHTTPClient logs little at these levels, but what it logs for the request is the request's.
         let client = records.filter { $0.metadata.keys.contains { $0.hasPrefix("ahc-request") } }
         #expect(responses.count == 3)
@@ -38,15 +40,15 @@ struct LoggingTests {
     func upstreamFailuresAreWarnings() async throws {
         let upstream = try await FakeXServer.start { _, _ in .respond(status: 503, body: "{}") }
         defer { Task { try await upstream.stop() } }
-        let sink = LogSink()
-        try await TestServer.with(upstream: upstream.baseURL, logger: sink.logger) { server in
+        let logs = InMemoryLogHandler()
+        try await TestServer.with(upstream: upstream.baseURL, logger: recordingLogger(logs)) { server in
             let failed = try await server.request(.GET, "/v1/users/nobody_here/tweets", headers: [("X-Request-ID", "gateway")])
             #expect(failed.status == 502)
             try server.store.close()
             let broken = try await server.request(.GET, "/v1/history", headers: [("X-Request-ID", "broken")])
             #expect(broken.status == 500)
         }
-        let failures = sink.records.filter { $0.message == "request failed" }
+        let failures = logs.entries.filter { "\($0.message)" == "request failed" }
         #expect(failures.map(\.level) == [.warning, .error])
         #expect(failures.map { $0.metadata["request_id"] } == ["gateway", "broken"])
     }

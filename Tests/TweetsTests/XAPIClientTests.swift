@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import InMemoryLogging
 import Logging
 import Testing
 @testable import Tweets
@@ -254,16 +255,17 @@ struct XAPIClientTests {
 
     @Test("The bearer token never reaches the logs")
     func tokenNotLogged() async throws {
-        let sink = LogSink()
-        var logger = Logger(label: "test", factory: { _ in sink })
+        let logs = InMemoryLogHandler()
+        var logger = Logger(label: "test", factory: { _ in logs })
         logger.logLevel = .trace
         try await withClient(logger: logger, { _, index in
             index == 0 ? .respond(status: 500, body: "{}") : .respond(status: 200, body: XBodies.user())
         }) { client, _, _ in
             _ = try await client.user(username: "alice")
         }
-        #expect(!sink.lines.isEmpty)
-        #expect(sink.lines.allSatisfy { !$0.contains("s3cr3t") })
+        let lines = logs.entries.map { "\($0.level) \($0.message) \($0.metadata)" }
+        #expect(!lines.isEmpty)
+        #expect(lines.allSatisfy { !$0.contains("s3cr3t") })
     }
 }
 
@@ -276,21 +278,3 @@ final class LockedFlag: @unchecked Sendable {
     }
 }
 
-/// A log handler that keeps every line, metadata included.
-final class LogSink: LogHandler, @unchecked Sendable {
-    private let lock = NSLock()
-    private var _lines: [String] = []
-    var lines: [String] { lock.withLock { _lines } }
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let line = "\(event.level) \(event.message) \(event.metadata ?? [:]) \(metadata)"
-        lock.withLock { _lines.append(line) }
-    }
-}

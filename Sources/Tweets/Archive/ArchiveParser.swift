@@ -47,7 +47,7 @@ public enum ArchiveParser {
             // A JSON array, unless something follows its closing bracket: then
             // the `[` opened the first of several lines.
             if let end = JSONEntryScanner(bytes: bytes).end(ofValueAt: start),
-                bytes[(end + 1)...].contains(where: { !isSpace($0) })
+                bytes[(end + 1)...].contains(where: { !JSONEntryScanner.isSpace($0) })
             {
                 builder.addLines(bytes, from: start)
             } else {
@@ -71,10 +71,6 @@ public enum ArchiveParser {
         return builder.contents
     }
 
-    private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-    }
-
     /// The index of the `[` in `name.path = [` (or `var name = [`) at `start`,
     /// an archive file's JavaScript assignment, or nil when the first line is
     /// not of that form.
@@ -92,10 +88,10 @@ public enum ArchiveParser {
         var index = start
         while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
         guard index > start else { return nil }
-        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+        while index < bytes.count, JSONEntryScanner.isSpace(bytes[index]) { index += 1 }
         guard index < bytes.count, bytes[index] == UInt8(ascii: "=") else { return nil }
         index += 1
-        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+        while index < bytes.count, JSONEntryScanner.isSpace(bytes[index]) { index += 1 }
         return index < bytes.count && bytes[index] == UInt8(ascii: "[") ? index : nil
     }
 

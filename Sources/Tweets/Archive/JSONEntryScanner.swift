@@ -76,20 +76,21 @@ struct JSONEntryScanner {
 
     // MARK: - Scanning
 
-    private func isSpace(_ byte: UInt8) -> Bool {
+    /// JSON's white space: space, line feed, carriage return, tab.
+    static func isSpace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     }
 
     private func skipSeparators(from start: Int) -> Int {
         var index = start
-        while index < bytes.count, isSpace(bytes[index]) || bytes[index] == UInt8(ascii: ",") { index += 1 }
+        while index < bytes.count, Self.isSpace(bytes[index]) || bytes[index] == UInt8(ascii: ",") { index += 1 }
         return index
     }
 
     /// After an element, only a separator, the array's end, or the end of input may follow.
     private func isPlausibleEnd(after end: Int) -> Bool {
         var index = end + 1
-        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+        while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
         return index == bytes.count || bytes[index] == UInt8(ascii: ",") || bytes[index] == UInt8(ascii: "]")
     }
 
@@ -139,7 +140,7 @@ struct JSONEntryScanner {
     /// The first key of the object at `start`, with its quotes (e.g. `"tweet"`).
     private func firstKey(ofObjectAt start: Int) -> ArraySlice<UInt8>? {
         var index = start + 1
-        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+        while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         var end = index + 1
         while end < bytes.count, bytes[end] != UInt8(ascii: "\"") {

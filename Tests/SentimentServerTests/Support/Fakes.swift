@@ -1,4 +1,5 @@
 import Foundation
+import InMemoryLogging
 import Logging
 import Sentiment
 import Tweets
@@ -27,6 +28,13 @@ struct KeywordClassifier: TweetClassifier {
         return Prediction(label: .neutral, probabilities: .init(negative: 0.1, neutral: 0.8, positive: 0.1),
                           language: .english)
     }
+}
+
+/// A logger at `trace` whose lines `logs` keeps (each copy keeps its own metadata, as with real handlers).
+func recordingLogger(_ logs: InMemoryLogHandler) -> Logger {
+    var logger = Logger(label: "SentimentServerTests", factory: { _ in logs })
+    logger.logLevel = .trace
+    return logger
 }
 
 let testLogger: Logger = {

@@ -27,7 +27,7 @@ struct TestServer: Sendable {
     ///   - upstream: a fake X API's base URL; `nil` runs offline.
     ///   - configure: changes to the configuration (port 0, a temporary database, the dev profile).
     ///   - seed: runs on the store before the server starts (imports).
-    ///   - logger: the server's logger (a ``LogSink`` to look at its lines).
+    ///   - logger: the server's logger (`recordingLogger(_:)` to look at its lines).
     static func with<T: Sendable>(
         upstream: URL? = nil,
         classifier: any TweetClassifier = KeywordClassifier(),
