@@ -113,6 +113,9 @@ let package = Package(
 
         // MARK: - Executables
 
+        /// Standard input, output and error reserved on `/dev/null` when the process
+        /// starts with them closed, so no file the command opens takes their place.
+        .target(name: "CStandardStreams"),
         /// The `sentiment` command line.
         .executableTarget(
             name: "SentimentCLI",
@@ -120,6 +123,7 @@ let package = Package(
                 "Sentiment",
                 "Tweets",
                 "SentimentServer",
+                "CStandardStreams",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

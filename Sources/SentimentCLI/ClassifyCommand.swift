@@ -81,9 +81,14 @@ struct ClassifyCommand: ParsableCommand {
     }
 
     func run() throws {
+        try StandardStreams.requireOutput()
         let inputs: [LineReader.Input] = files.isEmpty
             ? [.standardInput]
             : files.map { $0 == "-" ? .standardInput : .file($0) }
+        if StandardStreams.inputWasClosed && inputs.contains(.standardInput) {
+            printError("cannot read standard input: closed")
+            throw ExitCode.noInput
+        }
         do {
             try LineReader.check(inputs)
         } catch {

@@ -37,6 +37,7 @@ struct EvalCommand: ParsableCommand {
     }
 
     func run() throws {
+        try StandardStreams.requireOutput()
         var options = modelOptions
         if paths.count == 2 { options.directory = paths[0] }
         let model = try options.loadModel()

@@ -27,6 +27,7 @@ struct ExplainCommand: ParsableCommand {
     }
 
     func run() throws {
+        try StandardStreams.requireOutput()
         let model = try modelOptions.loadModel()
         let explanation = model.explain(text, limit: limit)
         let prediction = explanation.prediction

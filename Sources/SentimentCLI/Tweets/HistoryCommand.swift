@@ -26,6 +26,7 @@ struct HistoryCommand: AsyncParsableCommand {
             try await store.clearSearchHistory()
             return
         }
+        try StandardStreams.requireOutput()
         var text = ""
         for entry in try await store.searchHistory(limit: TweetService.Options().historyLimit) {
             text += "\(entry.username)\t\(TweetDate.iso8601String(entry.searchedAt))\n"

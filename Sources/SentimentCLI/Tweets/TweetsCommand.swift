@@ -70,6 +70,7 @@ struct TweetsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try StandardStreams.requireOutput()
         let logger = makeTweetsLogger()
         let model = try modelOptions.loadModel()
         let store = try database.openStore(logger: logger)

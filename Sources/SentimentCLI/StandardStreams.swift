@@ -1,0 +1,31 @@
+import ArgumentParser
+import CStandardStreams
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Standard input and output as `sentiment` found them at its start.
+///
+/// A closed one was opened on `/dev/null` before anything else ran
+/// (`CStandardStreams`), so that no file the command opens takes its number;
+/// the commands report it as closed instead of reading nothing or writing into
+/// the void.
+enum StandardStreams {
+    /// Standard input was closed when the process started (`sentiment classify <&-`).
+    static var inputWasClosed: Bool { sst_was_closed(STDIN_FILENO) != 0 }
+
+    /// Standard output was closed when the process started (`sentiment classify >&-`).
+    static var outputWasClosed: Bool { sst_was_closed(STDOUT_FILENO) != 0 }
+
+    /// Stops a command whose results go to standard output when it was closed:
+    /// exit 74, the output error, before any work is done.
+    static func requireOutput() throws {
+        if outputWasClosed {
+            printError("cannot write the output: standard output is closed")
+            throw ExitCode.ioError
+        }
+    }
+}
