@@ -56,6 +56,25 @@ struct ArchiveParserTests {
         }
     }
 
+    @Test("An account.js that names no account is reported, and the tweets are still read", arguments: [
+        "window.YTD.account.part0 = []",
+        "window.YTD.account.part0 = [ { \"account\" : { \"username\" : \"sunny\" } } ]",
+        "window.YTD.account.part0 = [ { \"account\" : { \"accountId\" : \"42\", \"username\" : \"\" } } ]",
+        "window.YTD.account.part0 = [ { \"acc",
+    ])
+    func malformedAccount(account: String) async throws {
+        try await withTemporaryDirectory { directory async throws in
+            try directory.write("archive/data/account.js", account)
+            try directory.write("archive/data/tweets.js", "window.YTD.tweets.part0 = [\n" + Self.entry("1001", "hello") + "\n]")
+            let contents = try ArchiveParser.load(from: directory.url.appendingPathComponent("archive"))
+            #expect(contents.tweets.map(\.id) == ["1001"])
+            #expect(contents.users.isEmpty)
+            #expect(contents.issues.map(\.description) == [
+                "data/account.js, entry 1: no account with an accountId and a username: the archive's owner is unknown",
+            ])
+        }
+    }
+
     @Test("An older tweet.js without the tweet wrapper is read")
     func olderArchive() async throws {
         try await withTemporaryDirectory { directory async throws in

@@ -123,19 +123,28 @@ public enum ArchiveParser {
             parts.append(parse(try read(root.appendingPathComponent(name)), file: prefix + name))
         }
         var contents = ArchiveContents(merging: parts)
-        if let owner = try accountOwner(in: root, prefix: prefix) {
+        var accountIssues: [ArchiveIssue] = []
+        if let owner = try accountOwner(in: root, prefix: prefix, issues: &accountIssues) {
             contents = contents.assigning(owner: owner)
         }
+        contents.issues += accountIssues
         return contents
     }
 
-    /// The owner from `account.js`, completed by `profile.js`.
-    private static func accountOwner(in root: URL, prefix: String) throws -> User? {
+    /// The owner from `account.js`, completed by `profile.js`; nil when there is
+    /// no `account.js`, or (with an issue) when it names no account.
+    private static func accountOwner(in root: URL, prefix: String, issues: inout [ArchiveIssue]) throws -> User? {
         let accountFile = root.appendingPathComponent("account.js")
         guard FileManager.default.fileExists(atPath: accountFile.path) else { return nil }
         guard let account = firstEntry(try read(accountFile))?["account"] as? [String: Any],
-            let id = string(account["accountId"]), let username = account["username"] as? String
-        else { return nil }
+            let id = string(account["accountId"]), let username = account["username"] as? String,
+            !username.isEmpty
+        else {
+            issues.append(ArchiveIssue(
+                file: prefix + "account.js", position: "entry 1",
+                reason: "no account with an accountId and a username: the archive's owner is unknown"))
+            return nil
+        }
         var user = User(id: id, username: username, displayName: (account["accountDisplayName"] as? String) ?? username)
         let profileFile = root.appendingPathComponent("profile.js")
         if FileManager.default.fileExists(atPath: profileFile.path),
