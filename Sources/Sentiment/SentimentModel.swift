@@ -189,9 +189,14 @@ public struct SentimentModel: Sendable {
     @inline(__always)
     func featurize(_ bytes: UnsafeRawBufferPointer, row: Int, workspace: Workspace) {
         workspace.tokens.tokenize(bytes, options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
-        workspace.languages[row] = fused.score(workspace.tokens, cache: workspace.cache,
-                                               logits: workspace.logits + 3 * row,
-                                               dense: workspace.dense + row * DenseFeature.count)
+        let language = fused.score(workspace.tokens, cache: workspace.cache,
+                                   logits: workspace.logits + 3 * row,
+                                   dense: workspace.dense + row * DenseFeature.count)
+        if case .unsupported = language {
+            workspace.languages[row] = languageDetector.sparingNames(language, buffer: workspace.tokens, source: bytes)
+        } else {
+            workspace.languages[row] = language
+        }
     }
 
     /// `featurize` the long way, feature by feature: the reference the fused
@@ -204,7 +209,8 @@ public struct SentimentModel: Sendable {
         logits[1] = scoring.bias[1]
         logits[2] = scoring.bias[2]
         BLASScorer.gather(workspace.row, weights: scoring, into: logits)
-        workspace.languages[row] = languageDetector.detect(workspace.tokens)
+        workspace.languages[row] = languageDetector.sparingNames(
+            languageDetector.detect(workspace.tokens), buffer: workspace.tokens, source: bytes)
     }
 
     /// Adds the dense part for the whole batch with one sgemm and decides each row.

@@ -55,6 +55,30 @@ struct LanguageTests {
         #expect(try language(text) == .english)
     }
 
+    @Test("Place and family names that begin with a foreign article do not make English foreign", arguments: [
+        "I'm in Los Angeles, then Las Vegas",
+        "Los Angeles to Las Vegas tonight",
+        "El Paso and Los Angeles",
+        "Viva Las Vegas! Las Vegas baby",
+        "LAS VEGAS and LOS ANGELES this summer",
+        "Des Moines to Le Mans, with Da Vinci and Van Gogh",
+    ])
+    func englishWithNames(text: String) throws {
+        #expect(try language(text) == .english)
+        let model = try #require(Self.model)
+        #expect(model.classify([text]).first?.language == .english, "the batch path agrees")
+    }
+
+    @Test("Lower-case articles, or articles before lower-case words, still count", arguments: [
+        ("Los niños están felices hoy", "es"),
+        ("los angeles las vegas", "es"),
+        ("Las Vegas es una ciudad muy bonita", "es"),
+        ("Der Hund und die Katze sind hier", "de"),
+    ])
+    func foreignWithArticles(text: String, code: String) throws {
+        #expect(try language(text) == .unsupported(code: code))
+    }
+
     @Test("Text without letters is undetermined and still scored")
     func undetermined() throws {
         #expect(try language("😍😍😍") == .undetermined)
