@@ -14,6 +14,23 @@ public struct ClassProbabilities: Sendable, Hashable, Codable {
         self.positive = positive
     }
 
+    /// Decodes `{"negative": …, "neutral": …, "positive": …}`; each value must
+    /// be a number in [0, 1] (their sum is not checked: records round to four
+    /// decimals).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        var values: [Double] = []
+        for key in [CodingKeys.negative, .neutral, .positive] {
+            let value = try container.decode(Double.self, forKey: key)
+            guard (0...1).contains(value) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: key, in: container, debugDescription: "a probability must be between 0 and 1, not \(value)")
+            }
+            values.append(value)
+        }
+        self.init(negative: values[0], neutral: values[1], positive: values[2])
+    }
+
     /// The probability of one class.
     public subscript(label: SentimentLabel) -> Double {
         switch label {

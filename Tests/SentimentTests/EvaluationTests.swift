@@ -36,4 +36,15 @@ struct EvaluationTests {
         let overconfident = (0..<8).map { _ in Self.prediction(.positive, confidence: 0.99) }
         #expect(abs(Evaluation(gold: gold, predictions: overconfident).expectedCalibrationError - 0.24) < 1e-9)
     }
+
+    @Test("Hand-built probabilities outside 0 to 1, or NaN, land in the end bins instead of stopping the run")
+    func confidenceOutOfRange() {
+        var table = ReliabilityTable()
+        for confidence in [Double.nan, -0.5, 1.5, .infinity, -.infinity] { table.add(confidence: confidence, correct: true) }
+        #expect(table.bins.first?.count == 3)  // NaN, -0.5, -∞ as 0
+        #expect(table.bins.last?.count == 2)  // 1.5, +∞ as 1
+        #expect(table.bins.first?.confidenceSum == 0)
+        #expect(table.bins.last?.confidenceSum == 2)
+        #expect(table.expectedCalibrationError.isFinite)
+    }
 }

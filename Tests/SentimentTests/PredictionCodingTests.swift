@@ -30,6 +30,17 @@ struct PredictionCodingTests {
         }
     }
 
+    @Test("Probabilities outside 0 to 1 are refused when decoding, naming the value", arguments: [
+        #"{"negative":-0.1,"neutral":0.6,"positive":0.5}"#,
+        #"{"negative":0.1,"neutral":1.5,"positive":0.0}"#,
+    ])
+    func probabilitiesOutOfRange(json: String) throws {
+        let error = #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(ClassProbabilities.self, from: Data(json.utf8))
+        }
+        #expect(String(describing: error).contains("a probability must be between 0 and 1"))
+    }
+
     @Test("A language is its tag in JSON, and each tag reads back as its language",
           arguments: [(Language.english, "en"), (.undetermined, "und"), (.unsupported(code: "es"), "es"),
                       (.unsupported(code: "non-latin"), "non-latin")])

@@ -86,8 +86,10 @@ public struct ReliabilityTable: Sendable, Hashable {
     /// An empty table.
     public init() {}
 
-    /// Adds one example.
+    /// Adds one example. A confidence outside [0, 1] is taken as the nearest
+    /// end of it, and NaN as 0, so hand-built predictions cannot stop a run.
     public mutating func add(confidence: Double, correct: Bool) {
+        let confidence = confidence.isNaN ? 0 : min(max(confidence, 0), 1)
         let index = min(Int(confidence * Double(Self.binCount)), Self.binCount - 1)
         bins[index].count += 1
         bins[index].confidenceSum += confidence
