@@ -14,7 +14,7 @@ RELEASE       = $(SWIFT) build -c release --static-swift-stdlib
 APT_PACKAGES  = libicu-dev libblas-dev libopenblas0-pthread libsqlite3-dev
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build demo test model eval bench bench-peers fuzz fuzz-seeds clean
+.PHONY: all deps build install demo test model eval bench bench-peers fuzz fuzz-seeds clean
 
 all: build
 
@@ -29,6 +29,20 @@ deps:
 ## Release build of the command line.
 build: deps
 	$(RELEASE) --product sentiment
+
+## Install the command line and the shipped model under PREFIX (default /usr/local; DESTDIR for
+## staging): PREFIX/bin/sentiment finds PREFIX/share/swift-sentiment/Models/default by itself, and
+## the web page's files (SwiftPM resource bundles) go beside it, where `serve` looks for them.
+PREFIX       ?= /usr/local
+MODEL_DIR     = $(DESTDIR)$(PREFIX)/share/swift-sentiment/Models/default
+
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin $(MODEL_DIR)
+	install -m 755 $(RELEASE_BIN)/sentiment $(DESTDIR)$(PREFIX)/bin/sentiment
+	for bundle in $(RELEASE_BIN)/*.resources; do \
+	  rm -rf "$(DESTDIR)$(PREFIX)/bin/$$(basename $$bundle)" && cp -R "$$bundle" $(DESTDIR)$(PREFIX)/bin/; \
+	done
+	install -m 644 Models/default/manifest.json Models/default/weights.bin $(MODEL_DIR)/
 
 ## The main job on the shipped model: classify the sample dump, then a user's timeline from the sample archive.
 demo: build

@@ -13,50 +13,69 @@ extension SentimentModel {
         try ModelDirectory.load(directory)
     }
 
+    /// Where `make install` puts the model, relative to the prefix whose
+    /// `bin/` holds the executable.
+    public static let installedModelPath = "share/swift-sentiment/Models/default"
+
     /// Loads the shipped default model, found in this order:
     ///
     /// 1. the directory named by `SENTIMENT_MODEL`;
     /// 2. `Models/default` in the current directory or any of its parents;
     /// 3. `Models/default` beside the running executable or in any of its parents
     ///    (a `.build/release/sentiment` finds the checkout's `Models/`);
-    /// 4. `Models/default` of the package checkout this library was built from
+    /// 4. `../share/swift-sentiment/Models/default` from the executable's folder
+    ///    (`make install`: `/usr/local/bin/sentiment` finds
+    ///    `/usr/local/share/swift-sentiment/Models/default`);
+    /// 5. `Models/default` of the package checkout this library was built from
     ///    (so a package that depends on swift-sentiment finds it in
     ///    `.build/checkouts/swift-sentiment/Models/default`).
     ///
     /// - Throws: `ModelError.missing` listing where it looked, or the load error.
     public static func loadDefault() throws(ModelError) -> SentimentModel {
         guard let directory = defaultDirectory() else {
-            throw .missing(path: "Models/default (looked in $\(modelEnvironmentVariable), the current directory and its parents, beside the executable, and the package checkout)")
+            throw .missing(path: "Models/default (looked in $\(modelEnvironmentVariable), the current directory and its parents, beside the executable, in ../\(installedModelPath) from it, and the package checkout)")
         }
         return try load(from: directory)
     }
 
     /// Where `loadDefault()` would load from, or nil when no candidate has a manifest.
     public static func defaultDirectory() -> URL? {
+        // This file is Sources/Sentiment/Model/ModelLocator.swift in the package checkout.
+        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        return defaultDirectory(
+            environment: ProcessInfo.processInfo.environment,
+            currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
+            executable: Bundle.main.executableURL?.resolvingSymlinksInPath(),
+            checkout: checkout)
+    }
+
+    /// `defaultDirectory()`'s search with its inputs given: the steps of `loadDefault()`.
+    static func defaultDirectory(environment: [String: String], currentDirectory: URL, executable: URL?,
+                                 checkout: URL) -> URL? {
         let fileManager = FileManager.default
-        if let named = ProcessInfo.processInfo.environment[modelEnvironmentVariable], !named.isEmpty {
+        if let named = environment[modelEnvironmentVariable], !named.isEmpty {
             return URL(fileURLWithPath: named)
+        }
+        func hasManifest(_ candidate: URL) -> Bool {
+            fileManager.fileExists(atPath: candidate.appendingPathComponent(ModelDirectory.manifestName).path)
         }
         func search(upFrom start: URL) -> URL? {
             var directory = start.standardizedFileURL
             while true {
                 let candidate = directory.appendingPathComponent("Models/default")
-                if fileManager.fileExists(atPath: candidate.appendingPathComponent(ModelDirectory.manifestName).path) {
-                    return candidate
-                }
+                if hasManifest(candidate) { return candidate }
                 let parent = directory.deletingLastPathComponent()
                 if parent.path == directory.path { return nil }
                 directory = parent
             }
         }
-        if let found = search(upFrom: URL(fileURLWithPath: fileManager.currentDirectoryPath)) { return found }
-        if let executable = Bundle.main.executableURL?.resolvingSymlinksInPath(),
-           let found = search(upFrom: executable.deletingLastPathComponent()) {
-            return found
+        if let found = search(upFrom: currentDirectory) { return found }
+        if let folder = executable?.deletingLastPathComponent() {
+            if let found = search(upFrom: folder) { return found }
+            let installed = folder.deletingLastPathComponent().appendingPathComponent(installedModelPath).standardizedFileURL
+            if hasManifest(installed) { return installed }
         }
-        // This file is Sources/Sentiment/Model/ModelLocator.swift in the package checkout.
-        let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return search(upFrom: checkout)
     }
 }

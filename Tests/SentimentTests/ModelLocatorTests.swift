@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+@testable import Sentiment
+
+/// Where `SentimentModel.loadDefault()` looks, in its order, on folders made
+/// for each case (the real process's environment and folders are not used).
+@Suite("Finding the default model")
+struct ModelLocatorTests {
+    /// A temporary folder with `Models/default/manifest.json` files at `models`
+    /// (paths relative to it), a fake `bin/sentiment`, and empty `work` and `checkout` folders.
+    private func layout(models: [String], _ body: (URL) throws -> Void) throws {
+        let root = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(root) }
+        let fileManager = FileManager.default
+        for folder in ["bin", "work/sub", "checkout"] {
+            try fileManager.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+        try Data().write(to: root.appendingPathComponent("bin/sentiment"))
+        for model in models {
+            let folder = root.appendingPathComponent(model)
+            try fileManager.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("{}".utf8).write(to: folder.appendingPathComponent("manifest.json"))
+        }
+        try body(root)
+    }
+
+    private func find(in root: URL, environment: [String: String] = [:]) -> String? {
+        SentimentModel.defaultDirectory(
+            environment: environment,
+            currentDirectory: root.appendingPathComponent("work/sub"),
+            executable: root.appendingPathComponent("bin/sentiment"),
+            checkout: root.appendingPathComponent("checkout")
+        )?.path.replacingOccurrences(of: root.standardizedFileURL.path + "/", with: "")
+    }
+
+    @Test("An installed executable finds the model under the prefix's share folder")
+    func installed() throws {
+        try layout(models: ["share/swift-sentiment/Models/default"]) { root in
+            #expect(find(in: root) == "share/swift-sentiment/Models/default")
+        }
+    }
+
+    @Test("The environment, then the current directory and its parents, come before the installed model")
+    func order() throws {
+        try layout(models: ["share/swift-sentiment/Models/default", "work/Models/default"]) { root in
+            #expect(find(in: root) == "work/Models/default")
+            #expect(find(in: root, environment: ["SENTIMENT_MODEL": "/somewhere/else"]) == "/somewhere/else")
+        }
+    }
+
+    @Test("The package checkout is the last place looked, and nothing found is nil")
+    func checkoutLast() throws {
+        try layout(models: ["checkout/Models/default"]) { root in
+            #expect(find(in: root) == "checkout/Models/default")
+        }
+        try layout(models: []) { root in
+            #expect(find(in: root) == nil)
+        }
+    }
+}
