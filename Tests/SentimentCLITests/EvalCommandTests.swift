@@ -108,4 +108,12 @@ struct EvalCommandTests {
         #expect(try eval(["Models/default", labelled, labelled]).status == 64)
         #expect(try eval(["--model", "Models/default", "Models/default", labelled]).status == 64)
     }
+
+    @Test("A directory as the data file exits 66 naming it, as classify does")
+    func directoryAsData() throws {
+        let run = try eval(["Models/default", folder.url.path])
+        #expect(run.status == 66, "\(run.stderr)")
+        #expect(run.stderr.contains("\(folder.url.path): is a directory"), "\(run.stderr)")
+        #expect(run.output.isEmpty)
+    }
 }

@@ -26,7 +26,8 @@ public struct DataFileError: Error, Sendable, Hashable, CustomStringConvertible 
     public var line: Int?
     /// What is wrong.
     public var reason: String
-    /// Whether the file is missing (exit 66) rather than malformed (exit 65).
+    /// Whether the file is missing, a directory or unreadable (exit 66) rather
+    /// than malformed (exit 65).
     public var isMissing: Bool
 
     public var description: String {
@@ -41,14 +42,19 @@ extension LabeledExample {
     /// `shared/data/semeval/*.tsv`. When `text` is the last column, a tab in a
     /// text belongs to the text.
     ///
-    /// - Throws: `DataFileError` naming the file and line: missing file, no
-    ///   header columns, an unknown label, a line with too few columns, invalid UTF-8.
+    /// - Throws: `DataFileError` naming the file and line: missing file, a
+    ///   directory, an unreadable file, no header columns, an unknown label, a
+    ///   line with too few columns, invalid UTF-8.
     public static func readTSV(_ path: String) throws(DataFileError) -> [LabeledExample] {
-        guard FileManager.default.fileExists(atPath: path) else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw DataFileError(path: path, line: nil, reason: "no such file", isMissing: true)
         }
+        guard !isDirectory.boolValue else {
+            throw DataFileError(path: path, line: nil, reason: "is a directory, not a file", isMissing: true)
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw DataFileError(path: path, line: nil, reason: "cannot read", isMissing: false)
+            throw DataFileError(path: path, line: nil, reason: "cannot read", isMissing: true)
         }
         guard let content = String(data: data, encoding: .utf8) else {
             let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
