@@ -43,6 +43,10 @@ struct EvalCommand: ParsableCommand {
         let model = try options.loadModel()
         let file = paths.last!
         let examples = try readExamples(file)
+        guard !examples.isEmpty else {
+            printError("\(file): no labelled tweets, only a header: nothing to evaluate")
+            throw ExitCode.dataError
+        }
         let evaluation = Evaluation(gold: examples.map(\.label), predictions: model.classify(examples.map(\.text)))
         print(json ? EvaluationReport.json(evaluation, model: model, file: file) : EvaluationReport.text(evaluation, model: model, file: file),
               terminator: "")

@@ -116,4 +116,14 @@ struct EvalCommandTests {
         #expect(run.stderr.contains("\(folder.url.path): is a directory"), "\(run.stderr)")
         #expect(run.output.isEmpty)
     }
+
+    @Test("A data file with a header and no tweets exits 65 instead of printing zero metrics")
+    func headerOnly() throws {
+        let header = folder.appendingPathComponent("header.tsv")
+        try "id\tlabel\ttext\n".write(to: header, atomically: false, encoding: .utf8)
+        let run = try eval(["Models/default", header.path])
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("header.tsv: no labelled tweets"), "\(run.stderr)")
+        #expect(run.output.isEmpty)
+    }
 }
