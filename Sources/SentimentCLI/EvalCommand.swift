@@ -16,6 +16,10 @@ struct EvalCommand: ParsableCommand {
               sentiment eval ../shared/data/semeval/dev.tsv
               sentiment eval Models/default ../shared/data/semeval/dev.tsv
               sentiment eval --model Models/default --report dev.html ../shared/data/semeval/dev.tsv
+
+            Exit status: 0 success; 64 usage error; 65 a malformed data file, one \
+            with no tweets, or a malformed model; 66 the data file or the model is \
+            missing or unreadable; 73 the --report file cannot be written.
             """)
 
     @OptionGroup var modelOptions: ModelOptions
@@ -51,13 +55,11 @@ struct EvalCommand: ParsableCommand {
         print(json ? EvaluationReport.json(evaluation, model: model, file: file) : EvaluationReport.text(evaluation, model: model, file: file),
               terminator: "")
         if let report {
-            do {
-                try EvaluationReport.html(evaluation, model: model, file: file).write(toFile: report, atomically: true, encoding: .utf8)
-                printError("wrote \(report)")
-            } catch {
-                printError("cannot write \(report): \(error.localizedDescription)")
-                throw ExitCode.failure
+            if let reason = writeOutputFile(EvaluationReport.html(evaluation, model: model, file: file), to: report) {
+                printError("cannot write \(report): \(reason)")
+                throw ExitCode.cannotCreate
             }
+            printError("wrote \(report)")
         }
     }
 }

@@ -8,6 +8,7 @@ import ArgumentParser
 /// |     64 | usage: unknown option, bad value (argument-parser's default) |
 /// |     65 | bad data: some record could not be used, or a malformed model |
 /// |     66 | missing input: an input file or the model does not exist     |
+/// |     73 | an output file or the database cannot be created or opened   |
 /// |     74 | the output could not be written (`classify`: disk full)      |
 extension ExitCode {
     /// `EX_USAGE`: the command was used incorrectly.
@@ -16,6 +17,9 @@ extension ExitCode {
     static let dataError = ExitCode(65)
     /// `EX_NOINPUT`: an input file or the model directory does not exist or cannot be read.
     static let noInput = ExitCode(66)
+    /// `EX_CANTCREAT`: an output file (a report, a model, the tweet database)
+    /// cannot be created or opened.
+    static let cannotCreate = ExitCode(73)
     /// `EX_IOERR`: the output could not be written.
     static let ioError = ExitCode(74)
 }

@@ -126,4 +126,14 @@ struct EvalCommandTests {
         #expect(run.stderr.contains("header.tsv: no labelled tweets"), "\(run.stderr)")
         #expect(run.output.isEmpty)
     }
+
+    @Test("A report that cannot be written exits 73 naming the file and the reason", arguments: [
+        ("missing/report.html", "No such file or directory"), ("", "Is a directory"),
+    ])
+    func unwritableReport(name: String, reason: String) throws {
+        let report = name.isEmpty ? folder.url.path : folder.appendingPathComponent(name).path
+        let run = try eval(["Models/default", labelled, "--report", report])
+        #expect(run.status == 73, "\(run.stderr)")
+        #expect(run.stderr.contains("cannot write \(report): \(reason)"), "\(run.stderr)")
+    }
 }

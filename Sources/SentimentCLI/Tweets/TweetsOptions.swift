@@ -32,8 +32,6 @@ extension ExitCode {
     static let noUser = ExitCode(67)
     /// `EX_UNAVAILABLE`: the source failed and nothing is stored.
     static let unavailable = ExitCode(69)
-    /// `EX_CANTCREAT`: the database cannot be created or opened.
-    static let cannotCreate = ExitCode(73)
 }
 
 /// A logger to standard error, at `$SENTIMENT_LOG_LEVEL` (default `error`).

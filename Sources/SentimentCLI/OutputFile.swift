@@ -1,0 +1,22 @@
+import Foundation
+
+/// Writes `text` to the file at `path`, creating or replacing it.
+///
+/// - Returns: nil when written, otherwise the system's reason
+///   ("No such file or directory", "Is a directory", …), for a one-line error.
+func writeOutputFile(_ text: String, to path: String) -> String? {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { return String(cString: strerror(errno)) }
+    defer { close(fd) }
+    let bytes = Array(text.utf8)
+    var written = 0
+    while written < bytes.count {
+        let n = bytes[written...].withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if n < 0 {
+            if errno == EINTR { continue }
+            return String(cString: strerror(errno))
+        }
+        written += n
+    }
+    return nil
+}
