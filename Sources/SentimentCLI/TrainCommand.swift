@@ -18,6 +18,10 @@ struct TrainCommand: ParsableCommand {
             Example (rebuilds the shipped model):
               sentiment train --train ../shared/data/semeval/train.tsv \\
                 --dev ../shared/data/semeval/dev.tsv --out Models/default
+
+            Exit status: 0 success; 64 usage error; 65 malformed or unusable \
+            data; 66 a data file is missing or unreadable; 73 --out cannot be \
+            written. The data files and --out are checked before training.
             """)
 
     @Option(help: ArgumentHelp("Training data (TSV with label and text columns).", valueName: "file"))
@@ -105,7 +109,13 @@ struct TrainCommand: ParsableCommand {
             throw ValidationError("--char-ngrams takes MIN-MAX (such as 3-5) or 0")
         }
 
+        // Everything a run needs is checked before minutes of training.
         let examples = try readExamples(train)
+        let devExamples = try dev.map(readExamples)
+        if let reason = OutputDirectory.problem(out) {
+            printError("cannot write the model to \(out): \(reason)")
+            throw ExitCode.cannotCreate
+        }
         let started = Date()
         let result: Trainer.Result
         do {
@@ -121,8 +131,7 @@ struct TrainCommand: ParsableCommand {
             throw ExitCode.dataError
         }
         var metrics: [String: ModelManifest.MetricsRecord] = [:]
-        if let dev {
-            let devExamples = try readExamples(dev)
+        if let dev, let devExamples {
             let evaluation = Evaluation(gold: devExamples.map(\.label), predictions: result.model.classify(devExamples.map(\.text)))
             metrics["dev"] = evaluation.record(file: dev)
             printError(String(format: "dev: macro-recall %.4f, accuracy %.4f, macro-F1 %.4f, ECE %.4f",
@@ -133,7 +142,7 @@ struct TrainCommand: ParsableCommand {
             printError(String(format: "wrote %@ (%@) in %.1f s", out, saved.id, Date().timeIntervalSince(started)))
         } catch {
             printError("\(error)")
-            throw ExitCode.failure
+            throw ExitCode.cannotCreate
         }
     }
 }

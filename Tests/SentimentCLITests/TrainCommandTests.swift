@@ -132,4 +132,23 @@ struct TrainCommandTests {
             #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path), "\(name)")
         }
     }
+
+    @Test("A missing --dev file or an --out that is a file stops the run before training, exit 66 and 73")
+    func checkedBeforeTraining() throws {
+        let (noDev, _) = try train("m4", ["--dev", folder.appendingPathComponent("none.tsv").path])
+        #expect(noDev.status == 66, "\(noDev.stderr)")
+        #expect(noDev.stderr.contains("none.tsv: no such file"), "\(noDev.stderr)")
+        #expect(!noDev.stderr.contains("featurizing"), "\(noDev.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("m4").path))
+
+        let file = folder.appendingPathComponent("taken")
+        try "not a model\n".write(to: file, atomically: false, encoding: .utf8)
+        for out in [file.path, file.appendingPathComponent("model").path] {
+            let run = try SentimentExecutable.run(["train", "--train", labelled, "--out", out, "--bucket-bits", "14"])
+            #expect(run.status == 73, "\(run.stderr)")
+            #expect(run.stderr.contains("cannot write the model to \(out): \(file.path) is a file, not a directory"),
+                    "\(run.stderr)")
+            #expect(!run.stderr.contains("featurizing"), "\(run.stderr)")
+        }
+    }
 }
