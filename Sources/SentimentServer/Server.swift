@@ -19,8 +19,8 @@ public enum Server {
     ///   - metrics: the metrics `/metrics` shows.
     ///   - logger: the server's logger.
     ///   - onServerRunning: called with the bound port once the server listens.
-    /// - Throws: when the database cannot be opened, the port cannot be bound,
-    ///   or the page's files are missing.
+    /// - Throws: `DatabaseOpenError` when the database cannot be opened; other
+    ///   errors when the port cannot be bound or the page's files are missing.
     public static func run(
         configuration: ServerConfiguration,
         classifier: any TweetClassifier,
@@ -29,7 +29,12 @@ public enum Server {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         do {
-            let store = try TweetStore(path: configuration.databasePath, logger: logger)
+            let store: TweetStore
+            do {
+                store = try TweetStore(path: configuration.databasePath, logger: logger)
+            } catch {
+                throw DatabaseOpenError(path: configuration.databasePath, underlying: error)
+            }
             try await HTTPClient.withHTTPClient(configuration: XAPIClient.httpConfiguration) { http in
                 let source = ServerServices.makeSource(configuration: configuration, httpClient: http, metrics: metrics,
                                                        logger: logger)

@@ -68,4 +68,12 @@ struct ServeCommandTests {
         let history = try SentimentExecutable.run(["history", "--db", db])
         #expect(history.status == 0, "\(history.stderr)")
     }
+
+    @Test("A database that cannot be opened exits 73 naming it, as tweets and history do")
+    func unopenableDatabase() throws {
+        let folder = try TemporaryFolder("sentiment-serve-db")
+        let run = try SentimentExecutable.run(["serve", "--profile", "dev", "--port", "0", "--db", folder.url.path])
+        #expect(run.status == 73, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("sentiment: cannot open the database \(folder.url.path): "), "\(run.stderr)")
+    }
 }

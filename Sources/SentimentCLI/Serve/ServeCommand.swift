@@ -24,6 +24,10 @@ struct ServeCommand: AsyncParsableCommand {
             Logs go to standard error, one line per request with its request id. \
             SIGTERM or SIGINT stops the server after the requests in flight.
 
+            Exit status: 0 stopped by a signal; 64 usage error or a setting the \
+            profile refuses; 65 a malformed model; 66 a missing model; 73 the \
+            database cannot be opened; 1 the server failed (such as a port in use).
+
             Examples:
               sentiment serve --profile dev --port 8080
               SENTIMENT_API_KEY=… sentiment serve --host 0.0.0.0 --db /var/lib/sentiment/tweets.sqlite
@@ -82,6 +86,9 @@ struct ServeCommand: AsyncParsableCommand {
         let metrics = ServerMetrics.bootstrappingMetricsSystem()
         do {
             try await Server.run(configuration: configuration, classifier: model, metrics: metrics, logger: logger)
+        } catch let error as DatabaseOpenError {
+            printError(error.description)
+            throw ExitCode.cannotCreate
         } catch {
             printError("the server stopped: \(error)")
             throw ExitCode.failure
