@@ -24,7 +24,8 @@ struct TweetsCommand: AsyncParsableCommand {
             lang, label, probabilities, score, language, mood, theme (name, emoji, \
             color as #RRGGBB, or null) and model_id.
 
-            Exit status: 0 success (stale included); 64 usage error; 66 offline \
+            Exit status: 0 success (stale included); 64 usage error; 65 an \
+            --archive with no tweets files, or a malformed model; 66 offline \
             and nothing stored, or a missing archive or model; 67 unknown user; \
             69 the source failed and nothing is stored; 73 the database cannot be opened.
 
@@ -42,7 +43,7 @@ struct TweetsCommand: AsyncParsableCommand {
             completion: .file())
     var archive: String?
 
-    @Option(help: ArgumentHelp("How many tweets to show (default 20).", valueName: "n"))
+    @Option(help: ArgumentHelp("How many tweets to show.", valueName: "n"))
     var limit: Int = 20
 
     @Option(help: "Output format: pretty or jsonl.")
