@@ -126,6 +126,21 @@ final class TweetsCommandTests {
         #expect(both.status == 64, "\(both.stderr)")
     }
 
+    @Test("A timeline from an archive with malformed entries shows the rest and exits 65, as import does")
+    func archiveWithSkippedEntries() throws {
+        let db = try freshDatabase()
+        let dump = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("dump.jsonl")
+        try #"""
+            {"id":"1","text":"What a lovely walk in the park","created_at":"2024-01-01T00:00:00.000Z"}
+            {"id":"2","text":
+
+            """#.write(to: dump, atomically: false, encoding: .utf8)
+        let run = try sentiment(["tweets", "walker", "--archive", dump.path, "--format", "jsonl", "--db", db])
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("skipped dump.jsonl, line 2"), "\(run.stderr)")
+        #expect(try run.records().compactMap { $0["id"] as? String } == ["1"])
+    }
+
     @Test("Pretty output piped carries no colour codes")
     func prettyOutputPipedIsPlain() throws {
         let db = try freshDatabase()

@@ -25,7 +25,8 @@ struct TweetsCommand: AsyncParsableCommand {
             color as #RRGGBB, or null) and model_id.
 
             Exit status: 0 success (stale included); 64 usage error; 65 an \
-            --archive with no tweets files, or a malformed model; 66 offline \
+            --archive with no tweets files or with skipped entries (the rest is \
+            shown), or a malformed model; 66 offline \
             and nothing stored, or a missing archive or model; 67 unknown user; \
             69 the source failed and nothing is stored; 73 the database cannot be opened.
 
@@ -89,6 +90,8 @@ struct TweetsCommand: AsyncParsableCommand {
             }
             for issue in source.contents.issues { printError("skipped \(issue)") }
             try await show(TweetService(store: store, source: source, classifier: model, logger: logger))
+            // As `import`: the rest is shown, but the archive was not all usable.
+            if !source.contents.issues.isEmpty { throw ExitCode.dataError }
         } else {
             guard let baseURL = XAPIConfiguration.baseURL(flag: apiURL) else {
                 printError("not an http(s) URL: \(apiURL ?? ProcessInfo.processInfo.environment["X_API_URL"] ?? "")")
