@@ -82,6 +82,19 @@ final class TweetsCommandTests {
         #expect(try timeline.records().compactMap { $0["id"] as? String } == ["3", "1"])
     }
 
+    @Test("An archive that names its owner keeps it: a different --user is reported as not used and made no user")
+    func importWithUnusedUser() throws {
+        let db = try freshDatabase()
+        let run = try sentiment(["import", archive, "--user", "someoneelse", "--db", db])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("--user someoneelse not used for \(archive): every tweet in it names its author (@sunnydays)"),
+                "\(run.stderr)")
+        #expect(run.stderr.contains("(@sunnydays)\n"), "\(run.stderr)")
+        #expect(!run.stderr.contains("@someoneelse"), "\(run.stderr)")
+        let other = try sentiment(["tweets", "someoneelse", "--offline", "--db", db])
+        #expect(other.status != 0, "no user was made: \(other.output)")
+    }
+
     @Test("An offline timeline in JSON Lines is newest first with a theme per English tweet")
     func offlineTimelineJSONLines() throws {
         let db = try freshDatabase()

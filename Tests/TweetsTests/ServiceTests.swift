@@ -278,4 +278,22 @@ struct ServiceTests {
             #expect(try await service.timeline(username: "alice").tweets.count == 10)
         }
     }
+
+    @Test("An owner given for an input that names every tweet's author is not used, and no user is made for it")
+    func unusedOwner() async throws {
+        try await withStore { store, _ async throws in
+            let service = TweetService(store: store, source: nil, classifier: CountingClassifier(), logger: testLogger)
+            let contents = ArchiveContents(users: [alice], tweets: sampleTweets(3, by: alice))
+            let summary = try await service.importArchive(contents, owner: "mallory")
+            #expect(summary.unusedOwner == "mallory")
+            #expect(summary.users == [alice])
+            #expect(summary.tweetsAdded == 3)
+            #expect(try await store.user(username: "mallory") == nil)
+            #expect(try await service.timeline(username: "alice").tweets.count == 3)
+
+            let named = try await service.importArchive(contents, owner: "Alice")
+            #expect(named.unusedOwner == nil, "the input's own user is a use")
+        }
+    }
 }
+

@@ -72,6 +72,10 @@ struct ImportCommand: AsyncParsableCommand {
                 throw ExitCode.usage
             }
             if showsProgress { writeToStandardError("\r\u{1B}[K") }
+            if let unused = summary.unusedOwner {
+                let authors = summary.users.map { "@" + $0.username }.joined(separator: ", ")
+                printError("--user \(unused) not used for \(path): every tweet in it names its author (\(authors))")
+            }
             for issue in summary.issues.prefix(20) { printError("skipped \(issue)") }
             if summary.issues.count > 20 { printError("… and \(summary.issues.count - 20) more skipped") }
             skipped += summary.issues.count

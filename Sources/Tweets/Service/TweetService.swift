@@ -247,6 +247,9 @@ public final class TweetService: Sendable {
         public var tweetsClassified: Int
         /// Entries skipped: malformed, or with no known author.
         public var issues: [ArchiveIssue]
+        /// The owner given, when it was not used: every tweet named an author
+        /// of the input, none of them that user (no user was made for it).
+        public var unusedOwner: String? = nil
     }
 
     /// Stores an archive's users and tweets and classifies them.
@@ -254,7 +257,9 @@ public final class TweetService: Sendable {
     /// - Parameters:
     ///   - contents: what ``ArchiveParser`` read.
     ///   - owner: the username to give tweets whose author the input does not
-    ///     name; its stored account is reused if there is one.
+    ///     name; its stored account is reused if there is one. When every tweet
+    ///     names an author of the input and none is this user, it is not used
+    ///     (``ImportSummary/unusedOwner``).
     ///   - progress: called after each stored chunk and classified batch.
     /// - Throws: ``TweetServiceError/ownerRequired`` when tweets have no known
     ///   author and no owner is given; ``TweetServiceError/invalidUsername(_:)``; database errors.
@@ -265,11 +270,17 @@ public final class TweetService: Sendable {
     ) async throws -> ImportSummary {
         var contents = contents
         var issues = contents.issues
+        var unusedOwner: String?
         if let owner {
             guard User.isValidUsername(owner) else { throw TweetServiceError.invalidUsername(owner) }
-            let user = try await store.user(username: owner) ?? contents.owner(username: owner)
-                ?? User(id: "local:" + User.key(for: owner), username: User.key(for: owner), displayName: owner)
-            contents = contents.assigning(owner: user)
+            let authorsNamed = Set(contents.tweets.map(\.authorID)).isSubset(of: Set(contents.users.map(\.id)))
+            if authorsNamed, !contents.tweets.isEmpty, contents.user(username: owner) == nil {
+                unusedOwner = owner
+            } else {
+                let user = try await store.user(username: owner) ?? contents.owner(username: owner)
+                    ?? User(id: "local:" + User.key(for: owner), username: User.key(for: owner), displayName: owner)
+                contents = contents.assigning(owner: user)
+            }
         }
         var knownAuthors = Set(contents.users.map(\.id))
         for id in Set(contents.tweets.map(\.authorID)).subtracting(knownAuthors) where !id.isEmpty {
@@ -299,6 +310,6 @@ public final class TweetService: Sendable {
             progress?(ImportProgress(phase: .classifying, completed: start + slice.count, total: pending.count))
         }
         return ImportSummary(users: contents.users, tweetsRead: contents.tweets.count, tweetsAdded: added,
-                             tweetsClassified: pending.count, issues: issues)
+                             tweetsClassified: pending.count, issues: issues, unusedOwner: unusedOwner)
     }
 }
