@@ -31,8 +31,8 @@ struct ClassifyCommand: ParsableCommand {
             neutral, positive, score, lang, error, warning (empty where JSON \
             Lines leaves a field out).
 
-            A line that cannot be used (malformed JSON, no text field, empty line, \
-            over 1 MiB) gives an error record, {"line":N,"error":"…"}, and the run \
+            A line that cannot be used (malformed JSON, no text field or one that is \
+            not a string, empty line, over 1 MiB) gives an error record, {"line":N,"error":"…"}, and the run \
             goes on. A summary goes to standard error, with a progress line while \
             standard error is a terminal.
 

@@ -389,6 +389,18 @@ struct JSONSpan: Equatable, Sendable {
     /// The type of a JSON value.
     enum Kind: UInt8, Sendable {
         case string, number, object, array, bool, null
+
+        /// "a number", "an object", "a boolean", … for messages.
+        var withArticle: String {
+            switch self {
+            case .string: "a string"
+            case .number: "a number"
+            case .object: "an object"
+            case .array: "an array"
+            case .bool: "a boolean"
+            case .null: "null"
+            }
+        }
     }
 
     var kind: Kind

@@ -78,6 +78,8 @@ enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
     case emptyText
     /// A JSON object with none of the text fields.
     case noTextField
+    /// The text field holds another kind of value than a string.
+    case textNotAString(field: TextField, kind: JSONSpan.Kind)
     /// The line is longer than the limit (it was skipped without being kept).
     case lineTooLong(limit: Int)
     /// The line starts with `{` but is not valid JSON.
@@ -94,11 +96,29 @@ enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
         case .emptyLine: "empty line"
         case .emptyText: "empty text"
         case .noTextField: "no text field"
+        case .textNotAString(let field, let kind): "\(field.name) is \(kind.withArticle), not a string"
         case .lineTooLong(let limit): "line longer than \(limit) bytes"
         case .malformedJSON(let error): error.description
         case .emptyPage: "empty page"
         case .notAnObject: "page element is not an object"
         case .apiError: "API error"
+        }
+    }
+}
+
+/// The fields a tweet's text is read from, named as in the JSON.
+enum TextField: UInt8, Sendable {
+    case retweetExtendedFullText, retweetFullText, retweetText, extendedFullText, fullText, noteText, text
+
+    var name: String {
+        switch self {
+        case .retweetExtendedFullText: "retweeted_status.extended_tweet.full_text"
+        case .retweetFullText: "retweeted_status.full_text"
+        case .retweetText: "retweeted_status.text"
+        case .extendedFullText: "extended_tweet.full_text"
+        case .fullText: "full_text"
+        case .noteText: "note_tweet.text"
+        case .text: "text"
         }
     }
 }
@@ -366,6 +386,20 @@ struct TweetFields: JSONMemberVisitor {
 
     var hasText: Bool { chosenText != nil }
 
+    /// When no text field is a string: the first, by the same precedence, that
+    /// holds something other than a string or null (null counts as absent).
+    var misplacedText: (field: TextField, kind: JSONSpan.Kind)? {
+        let candidates: [(TextField, JSONSpan?)] = [
+            (.retweetExtendedFullText, retweetExtendedFullText), (.retweetFullText, retweetFullText),
+            (.retweetText, retweetText), (.extendedFullText, extendedFullText), (.fullText, fullText),
+            (.noteText, noteText), (.text, text),
+        ]
+        for case (let field, let span?) in candidates where span.kind != .null && span.kind != .string {
+            return (field, span.kind)
+        }
+        return nil
+    }
+
     /// The record for these fields: the text and identifiers decoded, or
     /// `noTextField` / `emptyText`.
     func record(line: Int, index: Int, bytes: UnsafeRawBufferPointer, scratch: ByteBuffer) -> TweetRecord {
@@ -380,7 +414,7 @@ struct TweetFields: JSONMemberVisitor {
             record.authorID = Self.ref(span, bytes, scratch)
         }
         guard let text = chosenText else {
-            record.problem = .noTextField
+            record.problem = misplacedText.map { .textNotAString(field: $0.field, kind: $0.kind) } ?? .noTextField
             return record
         }
         record.text = Self.ref(text, bytes, scratch)

@@ -157,6 +157,23 @@ struct JSONScannerTests {
         #expect(TweetRecord.decoded(line) == [TweetRecord.Decoded(line: 1, error: error)])
     }
 
+    @Test("A text field that is not a string is named with what it holds; null counts as absent", arguments: [
+        (#"{"id":"1","text":42}"#, "text is a number, not a string"),
+        (#"{"id":"1","text":{"a":1}}"#, "text is an object, not a string"),
+        (#"{"id":"1","full_text":["x"],"text":null}"#, "full_text is an array, not a string"),
+        (#"{"id":"1","extended_tweet":{"full_text":true}}"#, "extended_tweet.full_text is a boolean, not a string"),
+        (#"{"id":"1","text":null}"#, "no text field"),
+    ])
+    func textNotAString(line: String, error: String) {
+        #expect(TweetRecord.decoded(line) == [TweetRecord.Decoded(line: 1, id: "1", error: error)])
+    }
+
+    @Test("A string text wins over another text field that is not a string")
+    func stringTextWins() {
+        #expect(TweetRecord.decoded(#"{"id":"1","full_text":7,"text":"hello"}"#)
+            == [TweetRecord.Decoded(line: 1, text: "hello", id: "1")])
+    }
+
     @Test("A single v2 object in data is one record without an index")
     func singleObjectInData() {
         #expect(TweetRecord.decoded(#"{"data":{"id":"5","text":"hi","author_id":"6"}}"#)
