@@ -44,7 +44,8 @@ struct ClassifyCommand: ParsableCommand {
             Exit status: 0 every record classified; 65 some records were errors \
             (the output is still complete); 66 a FILE or the model is missing or \
             unreadable; 64 usage error; 74 the output could not be written (disk \
-            full); the summary counts only the records written.
+            full; the summary counts only the records written) or standard output \
+            is closed.
 
             Examples:
               sentiment classify Examples/tweets.txt

@@ -19,7 +19,8 @@ struct EvalCommand: ParsableCommand {
 
             Exit status: 0 success; 64 usage error; 65 a malformed data file, one \
             with no tweets, or a malformed model; 66 the data file or the model is \
-            missing or unreadable; 73 the --report file cannot be written.
+            missing or unreadable; 73 the --report file cannot be written; 74 \
+            standard output is closed.
             """)
 
     @OptionGroup var modelOptions: ModelOptions

@@ -8,6 +8,9 @@ struct ExplainCommand: ParsableCommand {
         commandName: "explain",
         abstract: "Show how the model sees a text and which features pushed each class.",
         discussion: """
+            Exit status: 0 success; 64 usage error (an empty text, --limit below 1); \
+            65 a malformed model; 66 a missing model; 74 standard output is closed.
+
             Example:
               sentiment explain "the food was great but the service was awful :("
             """)

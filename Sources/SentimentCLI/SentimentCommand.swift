@@ -10,7 +10,9 @@ struct SentimentCommand: AsyncParsableCommand {
         discussion: """
             Data goes to standard output; progress, summaries and errors go to \
             standard error. Exit status: 0 success, 64 usage error, 65 bad data, \
-            66 missing input.
+            66 missing input, 69 the X API could not be reached (tweets), 73 a file \
+            or database cannot be created, 74 the output cannot be written; each \
+            command's help says which it uses.
 
             Examples:
               sentiment classify Examples/tweets.txt

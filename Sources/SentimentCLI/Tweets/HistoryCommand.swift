@@ -11,7 +11,13 @@ struct HistoryCommand: AsyncParsableCommand {
             Each username shown by `sentiment tweets` is recorded once, most recent \
             first; the oldest are dropped beyond 50.
 
-            Exit status: 0 success; 73 the database cannot be opened.
+            Exit status: 0 success; 73 the database cannot be opened; 74 standard \
+            output is closed.
+
+            Examples:
+              sentiment history
+              sentiment history --clear
+              sentiment history --db /tmp/dev.sqlite
             """
     )
 

@@ -28,7 +28,8 @@ struct TweetsCommand: AsyncParsableCommand {
             --archive with no tweets files or with skipped entries (the rest is \
             shown), or a malformed model; 66 offline \
             and nothing stored, or a missing archive or model; 67 unknown user; \
-            69 the source failed and nothing is stored; 73 the database cannot be opened.
+            69 the source failed and nothing is stored; 73 the database cannot be opened; \
+            74 standard output is closed.
 
             Examples:
               sentiment tweets sunnydays --archive Examples/archive/sunnydays
