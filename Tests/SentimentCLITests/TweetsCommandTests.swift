@@ -23,6 +23,13 @@ final class TweetsCommandTests {
         return folder.appendingPathComponent("tweets.sqlite").path
     }
 
+    /// Writes `text` as `dump.jsonl` beside the database `db`; returns its path.
+    private func writeDump(_ text: String, besides db: String) throws -> String {
+        let dump = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("dump.jsonl")
+        try text.write(to: dump, atomically: false, encoding: .utf8)
+        return dump.path
+    }
+
     /// Runs with no X token and no database from the environment, so only the flags count.
     private func sentiment(_ arguments: [String], environment: [String: String?] = [:]) throws -> Run {
         var environment = environment
@@ -63,18 +70,17 @@ final class TweetsCommandTests {
     @Test("A dump that does not say whose tweets it holds needs --user; malformed lines are skipped with their place, exit 65")
     func importNeedsUserAndSkipsMalformedLines() throws {
         let db = try freshDatabase()
-        let dump = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("dump.jsonl")
-        try #"""
+        let dump = try writeDump(#"""
             {"id":"1","text":"What a lovely walk in the park","created_at":"2024-01-01T00:00:00.000Z"}
             {"id":"2","text":
             {"id":"3","text":"Train cancelled again, so annoying","created_at":"2024-01-02T00:00:00.000Z"}
 
-            """#.write(to: dump, atomically: false, encoding: .utf8)
-        let withoutUser = try sentiment(["import", dump.path, "--db", db])
+            """#, besides: db)
+        let withoutUser = try sentiment(["import", dump, "--db", db])
         #expect(withoutUser.status == 64, "\(withoutUser.stderr)")
         #expect(withoutUser.stderr.contains("--user"), "\(withoutUser.stderr)")
 
-        let withUser = try sentiment(["import", dump.path, "--user", "walker", "--db", db])
+        let withUser = try sentiment(["import", dump, "--user", "walker", "--db", db])
         #expect(withUser.status == 65, "\(withUser.stderr)")
         #expect(withUser.stderr.contains("line 2"), "\(withUser.stderr)")
         #expect(withUser.stderr.contains("2 tweets read, 2 new, 2 classified, 1 skipped (@walker)"), "\(withUser.stderr)")
@@ -142,13 +148,12 @@ final class TweetsCommandTests {
     @Test("A timeline from an archive with malformed entries shows the rest and exits 65, as import does")
     func archiveWithSkippedEntries() throws {
         let db = try freshDatabase()
-        let dump = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("dump.jsonl")
-        try #"""
+        let dump = try writeDump(#"""
             {"id":"1","text":"What a lovely walk in the park","created_at":"2024-01-01T00:00:00.000Z"}
             {"id":"2","text":
 
-            """#.write(to: dump, atomically: false, encoding: .utf8)
-        let run = try sentiment(["tweets", "walker", "--archive", dump.path, "--format", "jsonl", "--db", db])
+            """#, besides: db)
+        let run = try sentiment(["tweets", "walker", "--archive", dump, "--format", "jsonl", "--db", db])
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains("skipped dump.jsonl, line 2"), "\(run.stderr)")
         #expect(try run.records().compactMap { $0["id"] as? String } == ["1"])
