@@ -192,11 +192,7 @@ public struct SentimentModel: Sendable {
         let language = fused.score(workspace.tokens, cache: workspace.cache,
                                    logits: workspace.logits + 3 * row,
                                    dense: workspace.dense + row * DenseFeature.count)
-        if case .unsupported = language {
-            workspace.languages[row] = languageDetector.sparingNames(language, buffer: workspace.tokens, source: bytes)
-        } else {
-            workspace.languages[row] = language
-        }
+        workspace.languages[row] = languageDetector.sparingNames(language, buffer: workspace.tokens, source: bytes)
     }
 
     /// `featurize` the long way, feature by feature: the reference the fused

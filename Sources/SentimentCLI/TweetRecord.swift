@@ -106,8 +106,9 @@ enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The fields a tweet's text is read from, named as in the JSON.
-enum TextField: UInt8, Sendable {
+/// The fields a tweet's text is read from, named as in the JSON, in the order
+/// they are tried (`TweetFields.chosenText`).
+enum TextField: UInt8, Sendable, CaseIterable {
     case retweetExtendedFullText, retweetFullText, retweetText, extendedFullText, fullText, noteText, text
 
     var name: String {
@@ -372,30 +373,39 @@ struct TweetFields: JSONMemberVisitor {
         return true
     }
 
-    /// The text to classify, by the precedence in `TweetRecord`'s documentation.
+    /// The fields that can hold the text, in the order they are tried.
+    private static let textFields = TextField.allCases
+
+    /// What was captured for `field`.
+    @inline(__always)
+    private func span(_ field: TextField) -> JSONSpan? {
+        switch field {
+        case .retweetExtendedFullText: retweetExtendedFullText
+        case .retweetFullText: retweetFullText
+        case .retweetText: retweetText
+        case .extendedFullText: extendedFullText
+        case .fullText: fullText
+        case .noteText: noteText
+        case .text: text
+        }
+    }
+
+    /// The text to classify, by the precedence in `TweetRecord`'s documentation:
+    /// the first of `TextField`'s fields that is a string.
     var chosenText: JSONSpan? {
-        if let span = retweetExtendedFullText, span.kind == .string { return span }
-        if let span = retweetFullText, span.kind == .string { return span }
-        if let span = retweetText, span.kind == .string { return span }
-        if let span = extendedFullText, span.kind == .string { return span }
-        if let span = fullText, span.kind == .string { return span }
-        if let span = noteText, span.kind == .string { return span }
-        if let span = text, span.kind == .string { return span }
+        for field in Self.textFields {
+            if let span = span(field), span.kind == .string { return span }
+        }
         return nil
     }
 
     var hasText: Bool { chosenText != nil }
 
-    /// When no text field is a string: the first, by the same precedence, that
+    /// When no text field is a string: the first, in the same order, that
     /// holds something other than a string or null (null counts as absent).
     var misplacedText: (field: TextField, kind: JSONSpan.Kind)? {
-        let candidates: [(TextField, JSONSpan?)] = [
-            (.retweetExtendedFullText, retweetExtendedFullText), (.retweetFullText, retweetFullText),
-            (.retweetText, retweetText), (.extendedFullText, extendedFullText), (.fullText, fullText),
-            (.noteText, noteText), (.text, text),
-        ]
-        for case (let field, let span?) in candidates where span.kind != .null && span.kind != .string {
-            return (field, span.kind)
+        for field in Self.textFields {
+            if let span = span(field), span.kind != .null, span.kind != .string { return (field, span.kind) }
         }
         return nil
     }
