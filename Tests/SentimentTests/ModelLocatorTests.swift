@@ -3,7 +3,10 @@ import Testing
 @testable import Sentiment
 
 /// Where `SentimentModel.loadDefault()` looks, in its order, on folders made
-/// for each case (the real process's environment and folders are not used).
+/// for each case (the real process's environment and folders are not used:
+/// the search up from a temporary folder sees only that folder, so a
+/// `Models/default` above it — a temporary directory inside a checkout, say —
+/// does not change the answers).
 @Suite("Finding the default model")
 struct ModelLocatorTests {
     /// A temporary folder with `Models/default/manifest.json` files at `models`
@@ -25,12 +28,14 @@ struct ModelLocatorTests {
     }
 
     private func find(in root: URL, environment: [String: String] = [:]) -> String? {
-        SentimentModel.defaultDirectory(
+        let inside = root.standardizedFileURL.path + "/"
+        return SentimentModel.defaultDirectory(
             environment: environment,
             currentDirectory: root.appendingPathComponent("work/sub"),
             executable: root.appendingPathComponent("bin/sentiment"),
-            checkout: root.appendingPathComponent("checkout")
-        )?.path.replacingOccurrences(of: root.standardizedFileURL.path + "/", with: "")
+            checkout: root.appendingPathComponent("checkout"),
+            fileExists: { $0.hasPrefix(inside) && FileManager.default.fileExists(atPath: $0) }
+        )?.path.replacingOccurrences(of: inside, with: "")
     }
 
     @Test("An installed executable finds the model under the prefix's share folder")

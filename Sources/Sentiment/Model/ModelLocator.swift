@@ -51,14 +51,15 @@ extension SentimentModel {
     }
 
     /// `defaultDirectory()`'s search with its inputs given: the steps of `loadDefault()`.
+    /// `fileExists` answers for each candidate manifest's path (tests confine it to their own folders).
     static func defaultDirectory(environment: [String: String], currentDirectory: URL, executable: URL?,
-                                 checkout: URL) -> URL? {
-        let fileManager = FileManager.default
+                                 checkout: URL,
+                                 fileExists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }) -> URL? {
         if let named = environment[modelEnvironmentVariable], !named.isEmpty {
             return URL(fileURLWithPath: named)
         }
         func hasManifest(_ candidate: URL) -> Bool {
-            fileManager.fileExists(atPath: candidate.appendingPathComponent(ModelDirectory.manifestName).path)
+            fileExists(candidate.appendingPathComponent(ModelDirectory.manifestName).path)
         }
         func search(upFrom start: URL) -> URL? {
             var directory = start.standardizedFileURL
