@@ -24,8 +24,8 @@ struct ExplainCommand: ParsableCommand {
     var limit: Int = 8
 
     func validate() throws {
-        // `classify` answers an empty line with an error record; there is nothing to explain either.
-        guard text.contains(where: { !$0.isWhitespace }) else { throw ValidationError("nothing to explain: the text is empty") }
+        // `classify` answers a blank line with an error record; there is nothing to explain either.
+        guard !BlankText.isBlank(text) else { throw ValidationError("nothing to explain: the text is empty or blank") }
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
     }
 

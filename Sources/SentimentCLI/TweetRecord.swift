@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Sentiment
 
 /// One output record's worth of input: the text to classify and the fields
 /// that identify it, taken from one line, or the reason the line cannot be used.
@@ -72,9 +73,9 @@ struct TweetRecord {
 ///
 /// Plain data without references, so that records copy as bytes.
 enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
-    /// The line is empty or only blanks (`Blank`).
+    /// The line is empty or only invisible characters (`BlankText`).
     case emptyLine
-    /// The text field is empty or only blanks (`Blank`).
+    /// The text field is empty or only invisible characters (`BlankText`).
     case emptyText
     /// A JSON object with none of the text fields.
     case noTextField
@@ -160,8 +161,10 @@ extension TweetRecord {
     static func extract(
         line: UnsafeRawBufferPointer, lineNumber: Int, scratch: ByteBuffer, into records: inout [TweetRecord]
     ) {
+        // A visible ASCII character settles it; anything else asks BlankText.
         guard let first = firstNonBlank(line),
-              line[first] < 0x80 || !Blank.isBlank(UnsafeRawBufferPointer(rebasing: line[first...])) else {
+              (0x21...0x7E).contains(line[first])
+                || !BlankText.isBlank(utf8: UnsafeRawBufferPointer(rebasing: line[first...])) else {
             records.append(TweetRecord(line: lineNumber, problem: .emptyLine))
             return
         }
@@ -429,7 +432,7 @@ struct TweetFields: JSONMemberVisitor {
         }
         record.text = Self.ref(text, bytes, scratch)
         let resolved = record.text.resolve(scratch: scratch)!
-        if Blank.isBlank(resolved) {
+        if BlankText.isBlank(utf8: resolved) {
             record.problem = .emptyText
             record.text = .absent
         } else {

@@ -53,8 +53,8 @@ struct ExplainCommandTests {
         }
     }
 
-    @Test("An empty text or a limit below 1 is a usage error, exit 64", arguments: [
-        [""], ["  \t "], ["fine", "--limit", "0"],
+    @Test("An empty or blank text or a limit below 1 is a usage error, exit 64", arguments: [
+        [""], ["  \t "], ["\u{200B}\u{200D}"], ["fine", "--limit", "0"],
     ])
     func badArguments(arguments: [String]) throws {
         let run = try explain(arguments)

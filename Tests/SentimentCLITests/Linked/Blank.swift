@@ -1,1 +1,0 @@
-../../../Sources/SentimentCLI/Blank.swift
