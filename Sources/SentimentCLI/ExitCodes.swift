@@ -8,6 +8,8 @@ import ArgumentParser
 /// |     64 | usage: unknown option, bad value (argument-parser's default) |
 /// |     65 | bad data: some record could not be used, or a malformed model |
 /// |     66 | missing input: an input file or the model does not exist     |
+/// |     67 | `tweets`: the user is unknown to the source                  |
+/// |     69 | `tweets`: the X API failed and nothing is stored; `serve`: the address cannot be listened on |
 /// |     73 | an output file or the database cannot be created or opened   |
 /// |     74 | the output could not be written (`classify`: disk full)      |
 extension ExitCode {
@@ -17,6 +19,11 @@ extension ExitCode {
     static let dataError = ExitCode(65)
     /// `EX_NOINPUT`: an input file or the model directory does not exist or cannot be read.
     static let noInput = ExitCode(66)
+    /// `EX_NOUSER`: the user is unknown to the source.
+    static let noUser = ExitCode(67)
+    /// `EX_UNAVAILABLE`: a service is unavailable: the X API failed and
+    /// nothing is stored (`tweets`), or the server's address cannot be listened on (`serve`).
+    static let unavailable = ExitCode(69)
     /// `EX_CANTCREAT`: an output file (a report, a model, the tweet database)
     /// cannot be created or opened.
     static let cannotCreate = ExitCode(73)

@@ -10,8 +10,9 @@ struct SentimentCommand: AsyncParsableCommand {
         discussion: """
             Data goes to standard output; progress, summaries and errors go to \
             standard error. Exit status: 0 success, 64 usage error, 65 bad data, \
-            66 missing input, 69 the X API could not be reached (tweets), 73 a file \
-            or database cannot be created, 74 the output cannot be written; each \
+            66 missing input, 67 an unknown user (tweets), 69 the X API could not \
+            be reached (tweets) or the address cannot be listened on (serve), 73 a \
+            file or database cannot be created, 74 the output cannot be written; each \
             command's help says which it uses.
 
             Examples:

@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
+import NIOCore
 import ServiceLifecycle
 import Tweets
 
@@ -19,8 +21,9 @@ public enum Server {
     ///   - metrics: the metrics `/metrics` shows.
     ///   - logger: the server's logger.
     ///   - onServerRunning: called with the bound port once the server listens.
-    /// - Throws: `DatabaseOpenError` when the database cannot be opened; other
-    ///   errors when the port cannot be bound or the page's files are missing.
+    /// - Throws: `DatabaseOpenError` when the database cannot be opened,
+    ///   `ListenError` when the address cannot be listened on; other errors
+    ///   when the page's files are missing.
     public static func run(
         configuration: ServerConfiguration,
         classifier: any TweetClassifier,
@@ -39,9 +42,18 @@ public enum Server {
                 let source = ServerServices.makeSource(configuration: configuration, httpClient: http, metrics: metrics,
                                                        logger: logger)
                 let services = ServerServices(classifier: classifier, store: store, source: source, metrics: metrics)
+                let listening = NIOLockedValueBox(false)
                 let app = try buildApplication(configuration: configuration, services: services, logger: logger,
-                                               onServerRunning: onServerRunning)
-                try await serviceGroup(running: app, configuration: configuration, logger: logger).run()
+                                               onServerRunning: { port in
+                                                   listening.withLockedValue { $0 = true }
+                                                   await onServerRunning(port)
+                                               })
+                do {
+                    try await serviceGroup(running: app, configuration: configuration, logger: logger).run()
+                } catch let error as IOError where !listening.withLockedValue({ $0 }) {
+                    // Before the server listens, the only system call that fails is the bind.
+                    throw ListenError(host: configuration.host, port: configuration.port, errno: error.errnoCode)
+                }
             }
             try store.close()
         }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -75,5 +78,30 @@ struct ServeCommandTests {
         let run = try SentimentExecutable.run(["serve", "--profile", "dev", "--port", "0", "--db", folder.url.path])
         #expect(run.status == 73, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("sentiment: cannot open the database \(folder.url.path): "), "\(run.stderr)")
+    }
+
+    @Test("A port another process listens on exits 69 with one line naming the address")
+    func portInUse() throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(listener >= 0)
+        defer { close(listener) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, length) == 0 && listen(listener, 1) == 0 && getsockname(listener, $0, &length) == 0
+            }
+        }
+        try #require(bound, "the test's own listener: errno \(errno)")
+        let port = Int(UInt16(bigEndian: address.sin_port))
+
+        let folder = try TemporaryFolder("sentiment-serve-port")
+        let db = folder.appendingPathComponent("serve.sqlite").path
+        let run = try SentimentExecutable.run(["serve", "--profile", "dev", "--port", "\(port)", "--db", db, "--log-level", "error"])
+        #expect(run.status == 69, "\(run.stderr)")
+        #expect(run.stderr == "sentiment: cannot listen on 127.0.0.1:\(port): Address already in use "
+            + "(another process listens there; choose another --port)\n", "\(run.stderr)")
     }
 }

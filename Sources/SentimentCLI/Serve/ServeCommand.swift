@@ -25,8 +25,10 @@ struct ServeCommand: AsyncParsableCommand {
             SIGTERM or SIGINT stops the server after the requests in flight.
 
             Exit status: 0 stopped by a signal; 64 usage error or a setting the \
-            profile refuses; 65 a malformed model; 66 a missing model; 73 the \
-            database cannot be opened; 1 the server failed (such as a port in use).
+            profile refuses; 65 a malformed model; 66 a missing model; 69 the \
+            address cannot be listened on (a port in use, a host that is not this \
+            machine's, a port below 1024 without the privilege); 73 the database \
+            cannot be opened; 1 the server failed after it started.
 
             Examples:
               sentiment serve --profile dev --port 8080
@@ -89,6 +91,9 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as DatabaseOpenError {
             printError(error.description)
             throw ExitCode.cannotCreate
+        } catch let error as ListenError {
+            printError(error.description)
+            throw ExitCode.unavailable
         } catch {
             printError("the server stopped: \(error)")
             throw ExitCode.failure

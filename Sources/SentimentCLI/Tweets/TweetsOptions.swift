@@ -27,13 +27,6 @@ struct DatabaseOptions: ParsableArguments {
     }
 }
 
-extension ExitCode {
-    /// `EX_NOUSER`: the user is unknown to the source.
-    static let noUser = ExitCode(67)
-    /// `EX_UNAVAILABLE`: the source failed and nothing is stored.
-    static let unavailable = ExitCode(69)
-}
-
 /// A logger to standard error, at `$SENTIMENT_LOG_LEVEL` (default `error`).
 func makeTweetsLogger() -> Logger {
     var logger = Logger(label: "sentiment.tweets", factory: { StreamLogHandler.standardError(label: $0) })
