@@ -88,6 +88,26 @@ final class TweetsCommandTests {
         #expect(try timeline.records().compactMap { $0["id"] as? String } == ["3", "1"])
     }
 
+    @Test("An id repeated in a dump is stored once and counted; a repeat with another text is reported, exit 65")
+    func importRepeatedIDs() throws {
+        let db = try freshDatabase()
+        let dump = try writeDump(#"""
+            {"id":"1","text":"What a lovely walk in the park","created_at":"2024-01-01T00:00:00.000Z"}
+            {"id":"1","text":"What a lovely walk in the park","created_at":"2024-01-01T00:00:00.000Z"}
+            {"id":"2","text":"Train cancelled again, so annoying","created_at":"2024-01-02T00:00:00.000Z"}
+            {"id":"2","text":"Train on time for once","created_at":"2024-01-02T00:00:00.000Z"}
+
+            """#, besides: db)
+        let run = try sentiment(["import", dump, "--user", "walker", "--db", db])
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("skipped input, tweet 2: repeated with another text, author or date; the first is kept"),
+                "\(run.stderr)")
+        #expect(run.stderr.contains("4 tweets read, 2 repeated, 2 new, 2 classified, 1 skipped (@walker)"), "\(run.stderr)")
+        let timeline = try sentiment(["tweets", "walker", "--offline", "--format", "jsonl", "--db", db])
+        #expect(try timeline.records().compactMap { $0["text"] as? String }
+            == ["Train cancelled again, so annoying", "What a lovely walk in the park"])
+    }
+
     @Test("An archive that names its owner keeps it: a different --user is reported as not used and made no user")
     func importWithUnusedUser() throws {
         let db = try freshDatabase()

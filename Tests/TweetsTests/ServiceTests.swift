@@ -295,5 +295,27 @@ struct ServiceTests {
             #expect(named.unusedOwner == nil, "the input's own user is a use")
         }
     }
-}
 
+    @Test("An id read twice in one input is stored once, the first; a repeat that says something else is reported")
+    func repeatedIDs() async throws {
+        try await withStore { store, _ async throws in
+            let classifier = CountingClassifier()
+            let service = TweetService(store: store, source: nil, classifier: classifier, logger: testLogger)
+            let tweets = sampleTweets(3, by: alice)
+            var edited = tweets[0]
+            edited.text = "something else entirely"
+            let contents = ArchiveContents(users: [alice], tweets: tweets + [tweets[1], edited])
+            let summary = try await service.importArchive(contents)
+            #expect(summary.tweetsRead == 5)
+            #expect(summary.tweetsRepeated == 2)
+            #expect(summary.tweetsAdded == 3)
+            #expect(summary.tweetsClassified == 3)
+            #expect(summary.issues == [ArchiveIssue(file: "input", position: "tweet \(tweets[0].id)",
+                                                    reason: "repeated with another text, author or date; the first is kept")])
+            let stored = try await service.timeline(username: "alice").tweets
+            #expect(stored.count == 3)
+            #expect(stored.first { $0.tweet.id == tweets[0].id }?.tweet.text == tweets[0].text)
+            #expect(classifier.classifiedCount == 3, "each id classified once")
+        }
+    }
+}

@@ -81,7 +81,8 @@ struct ImportCommand: AsyncParsableCommand {
             skipped += summary.issues.count
             let users = summary.users.map { "@" + $0.username }.joined(separator: ", ")
             writeToStandardError("""
-                \(path): \(summary.tweetsRead) tweets read, \(summary.tweetsAdded) new, \
+                \(path): \(summary.tweetsRead) tweets read, \
+                \(summary.tweetsRepeated > 0 ? "\(summary.tweetsRepeated) repeated, " : "")\(summary.tweetsAdded) new, \
                 \(summary.tweetsClassified) classified, \(summary.issues.count) skipped (\(users))\n
                 """)
         }

@@ -11,19 +11,45 @@ public struct ArchiveContents: Sendable, Hashable {
     public var tweets: [Tweet]
     /// The entries that were skipped, in file order.
     public var issues: [ArchiveIssue]
+    /// Tweets left out because a tweet with their id came before them (pages
+    /// that overlap). A repeat whose text, author or date differs from the
+    /// first is also in ``issues``: the first is the one kept.
+    public var repeatedTweets: Int
 
-    /// Creates contents; tweets are deduplicated by id and sorted newest first.
+    /// Creates contents; tweets are deduplicated by id (the first of each is
+    /// kept) and sorted newest first.
     public init(users: [User] = [], tweets: [Tweet] = [], issues: [ArchiveIssue] = []) {
-        var seenUsers = Set<String>()
-        self.users = users.filter { seenUsers.insert($0.id).inserted }
-        var seenTweets = Set<String>()
-        self.tweets = tweets.filter { seenTweets.insert($0.id).inserted }.sorted(by: Tweet.newestFirst)
-        self.issues = issues
+        self.init(users: users, tweets: tweets, issues: issues, repeatedTweets: 0)
     }
 
     /// Merges several files' contents.
     public init(merging parts: [ArchiveContents]) {
-        self.init(users: parts.flatMap(\.users), tweets: parts.flatMap(\.tweets), issues: parts.flatMap(\.issues))
+        self.init(users: parts.flatMap(\.users), tweets: parts.flatMap(\.tweets), issues: parts.flatMap(\.issues),
+                  repeatedTweets: parts.reduce(0) { $0 + $1.repeatedTweets })
+    }
+
+    private init(users: [User], tweets: [Tweet], issues: [ArchiveIssue], repeatedTweets: Int) {
+        var seenUsers = Set<String>()
+        self.users = users.filter { seenUsers.insert($0.id).inserted }
+        var firstOfID: [String: Tweet] = [:]
+        var kept: [Tweet] = []
+        var issues = issues
+        var repeated = repeatedTweets
+        for tweet in tweets {
+            guard let first = firstOfID[tweet.id] else {
+                firstOfID[tweet.id] = tweet
+                kept.append(tweet)
+                continue
+            }
+            repeated += 1
+            if first.text != tweet.text || first.authorID != tweet.authorID || first.createdAt != tweet.createdAt {
+                issues.append(ArchiveIssue(file: "input", position: "tweet \(tweet.id)",
+                                           reason: "repeated with another text, author or date; the first is kept"))
+            }
+        }
+        self.tweets = kept.sorted(by: Tweet.newestFirst)
+        self.issues = issues
+        self.repeatedTweets = repeated
     }
 
     /// The user whose username matches (case-insensitively), if the archive named one.

@@ -239,8 +239,12 @@ public final class TweetService: Sendable {
     public struct ImportSummary: Sendable, Hashable {
         /// The users written (the owner and any the input named).
         public var users: [User]
-        /// Valid tweets read.
+        /// Valid tweets read, repeats included.
         public var tweetsRead: Int
+        /// Of those, how many repeated an id read before them in the same
+        /// input (``ArchiveContents/repeatedTweets``); the first of each id is
+        /// the one stored.
+        public var tweetsRepeated: Int = 0
         /// Of those, how many were not stored before.
         public var tweetsAdded: Int
         /// Tweets classified (the new ones, and older ones this model had not seen).
@@ -309,7 +313,8 @@ public final class TweetService: Sendable {
             _ = try await classify(slice, at: now)
             progress?(ImportProgress(phase: .classifying, completed: start + slice.count, total: pending.count))
         }
-        return ImportSummary(users: contents.users, tweetsRead: contents.tweets.count, tweetsAdded: added,
+        return ImportSummary(users: contents.users, tweetsRead: contents.tweets.count + contents.repeatedTweets,
+                             tweetsRepeated: contents.repeatedTweets, tweetsAdded: added,
                              tweetsClassified: pending.count, issues: issues, unusedOwner: unusedOwner)
     }
 }
