@@ -165,6 +165,40 @@ struct TrainingTests {
         #expect(other.map(\.text) == ["great"] && other.first?.id == 7)
     }
 
+    @Test("Reading a TSV with Windows line ends or a byte order mark gives the same examples as a plain one")
+    func tsvWithCRLFAndByteOrderMark() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let plain = "label\ttext\tid\npositive\tgreat day\t1\nnegative\tbad\ttab\t2\n\nneutral\tok\t3\n"
+        var read: [[LabeledExample]] = []
+        for (name, text) in [("plain", plain), ("crlf", plain.replacingOccurrences(of: "\n", with: "\r\n")),
+                             ("bom", "\u{FEFF}" + plain), ("bom-crlf", "\u{FEFF}" + plain.replacingOccurrences(of: "\n", with: "\r\n"))] {
+            let url = folder.appendingPathComponent("\(name).tsv")
+            try text.write(to: url, atomically: true, encoding: .utf8)
+            read.append(try LabeledExample.readTSV(url.path))
+        }
+        #expect(read[0].map(\.text) == ["great day", "bad", "ok"])
+        #expect(read[0].map(\.id) == [1, nil, 3], "a second tab ends the middle column")
+        for other in read.dropFirst() {
+            #expect(other == read[0])
+        }
+    }
+
+    @Test("A header without label and text shows a few of the columns it found, not the whole line")
+    func tsvHeaderErrorIsShort() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let url = folder.appendingPathComponent("wide.tsv")
+        try ((0..<100).map { "column\($0)" + String(repeating: "x", count: 100) }.joined(separator: "\t") + "\n")
+            .write(to: url, atomically: true, encoding: .utf8)
+        #expect {
+            try LabeledExample.readTSV(url.path)
+        } throws: { error in
+            guard let error = error as? DataFileError else { return false }
+            return error.line == 1 && error.reason.count < 600 && error.reason.hasSuffix("\"…\"]")
+        }
+    }
+
     @Test("Reading a TSV with an unknown label names the line")
     func tsvWithUnknownLabelFails() throws {
         let folder = try Fixtures.temporaryDirectory()

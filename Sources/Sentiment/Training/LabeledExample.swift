@@ -40,7 +40,8 @@ extension LabeledExample {
     /// Reads a tab-separated file with a header naming a `label` and a `text`
     /// column, and optionally a numeric `id` column (others are ignored) — the format of
     /// `shared/data/semeval/*.tsv`. When `text` is the last column, a tab in a
-    /// text belongs to the text.
+    /// text belongs to the text. Lines may end in `\n` or `\r\n`; a UTF-8
+    /// byte order mark before the header is skipped.
     ///
     /// - Throws: `DataFileError` naming the file and line: missing file, a
     ///   directory, an unreadable file, no header columns, an unknown label, a
@@ -61,14 +62,17 @@ extension LabeledExample {
             let bad = lines.firstIndex { String(validating: $0, as: UTF8.self) == nil }
             throw DataFileError(path: path, line: bad.map { $0 + 1 }, reason: "not valid UTF-8", isMissing: false)
         }
-        var lines = content.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is one Character in Swift, so a split on "\n" alone would leave CRLF files one line.
+        var lines = content.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         if lines.last == "" { lines.removeLast() }
+        if lines.first?.unicodeScalars.first == "\u{FEFF}" { lines[0] = lines[0].dropFirst() }
         guard let header = lines.first else {
             throw DataFileError(path: path, line: nil, reason: "empty file (expected a header with label and text columns)", isMissing: false)
         }
         let columns = header.split(separator: "\t", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         guard let labelColumn = columns.firstIndex(of: "label"), let textColumn = columns.firstIndex(of: "text") else {
-            throw DataFileError(path: path, line: 1, reason: "header must name a \"label\" and a \"text\" column, found \(columns)", isMissing: false)
+            let shown = columns.prefix(8).map { $0.count > 40 ? $0.prefix(40) + "…" : $0 } + (columns.count > 8 ? ["…"] : [])
+            throw DataFileError(path: path, line: 1, reason: "header must name a \"label\" and a \"text\" column, found \(shown)", isMissing: false)
         }
         let idColumn = columns.firstIndex(of: "id")
         let textIsLast = textColumn == columns.count - 1
