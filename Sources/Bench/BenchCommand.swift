@@ -101,6 +101,10 @@ struct BenchCommand: ParsableCommand {
         }
         guard let modelDirectory = loaded.directory?.path else { throw BenchError("the model has no directory") }
 
+        let svgPath = svg ?? URL(fileURLWithPath: json).deletingLastPathComponent().appendingPathComponent("bench.svg").path
+        try requireWritable(json, option: "--json")
+        try requireWritable(svgPath, option: "--svg")
+
         let corpus = try Corpus.load(source)
         let work = URL(fileURLWithPath: workDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("swift-sentiment-bench").path)
         let dump = try DumpWriter.make(corpus: corpus, tweets: tweets, jsonlTweets: jsonlTweets ?? min(tweets, 200_000), in: work)
@@ -162,6 +166,16 @@ struct BenchCommand: ParsableCommand {
             peerDetails = runner.details.mapValues(JSONValue.init)
         }
 
+        if !recorder.unmatchedFilters.isEmpty {
+            let names = recorder.unmatchedFilters.map { "--filter \($0)" }.joined(separator: ", ")
+            let hint = peers ? "" : " (peer/… runs only with --peers)"
+            guard !recorder.results.isEmpty else {
+                throw BenchError("no benchmark's name contains \(names)\(hint); names look like tokenizer/all, "
+                    + "classify/utf8, classify/batch-64, scoring/dense-sgemm-256, load/library, process/plain-1-core, memory/plain-10x-2-cores")
+            }
+            writeToStandardError("Bench: no benchmark's name contains \(names)\(hint)\n")
+        }
+
         let (goals, ratios) = Goals.check(recorder)
         Goals.print(goals, ratios: ratios)
         machine.loadAtEnd = loadAverage()
@@ -179,7 +193,6 @@ struct BenchCommand: ParsableCommand {
             timing: ["warmups": plan.warmups, "repeats": repeats, "processRepeats": processRepeat],
             results: recorder.results, peers: peerDetails, ratios: ratios, goals: goals)
         try report.write(to: json)
-        let svgPath = svg ?? URL(fileURLWithPath: json).deletingLastPathComponent().appendingPathComponent("bench.svg").path
         let subtitle = "\(machine.cpu), \(machine.cores) cores shared (load \(String(format: "%.1f", machine.loadAtStart))→\(String(format: "%.1f", machine.loadAtEnd ?? 0))), "
             + "\(dump.plainTweets) tweets, \(report.date.prefix(10))"
         try Chart.svg(recorder, title: "swift-sentiment throughput (Bench, \(BuildBanner.configuration))", subtitle: subtitle)

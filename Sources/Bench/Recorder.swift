@@ -35,6 +35,8 @@ final class Recorder {
     let filters: [String]
     let skips: [String]
     private(set) var results: [BenchResult] = []
+    /// The `--filter` substrings some benchmark's name contained.
+    private(set) var matchedFilters: Set<String> = []
     private var loadAtStart = loadAverage()
 
     init(filters: [String], skips: [String]) {
@@ -47,8 +49,13 @@ final class Recorder {
     func wants(_ name: String) -> Bool {
         let name = name.lowercased()
         if skips.contains(where: { name.contains($0) }) { return false }
-        return filters.isEmpty || filters.contains { name.contains($0) }
+        let matching = filters.filter { name.contains($0) }
+        matchedFilters.formUnion(matching)
+        return filters.isEmpty || !matching.isEmpty
     }
+
+    /// The `--filter` substrings no benchmark's name contained, in the order given.
+    var unmatchedFilters: [String] { filters.filter { !matchedFilters.contains($0) } }
 
     func result(_ name: String) -> BenchResult? { results.last { $0.name == name } }
 
@@ -122,6 +129,25 @@ final class Recorder {
 struct BenchError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Fails unless `path` can be written: its folder is made if missing, and the
+/// file is opened for writing (and removed again if this made it), so that a
+/// run of many minutes does not end in an unwritable `--json` or `--svg`.
+func requireWritable(_ path: String, option: String) throws {
+    let url = URL(fileURLWithPath: path)
+    do {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+    } catch {
+        throw BenchError("\(option) \(path): cannot make its folder: \((error as NSError).localizedFailureReason ?? "\(error)")")
+    }
+    let existed = FileManager.default.fileExists(atPath: path)
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    guard descriptor >= 0 else {
+        throw BenchError("\(option) \(path): cannot write it: \(String(cString: strerror(errno)))")
+    }
+    close(descriptor)
+    if !existed { unlink(path) }
 }
 
 func writeToStandardError(_ text: String) {

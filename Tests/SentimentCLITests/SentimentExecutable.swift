@@ -67,9 +67,11 @@ enum SentimentExecutable {
     /// Runs `sentiment arguments…` with `input` on standard input (empty when nil).
     /// Output goes through temporary files, so any size is fine.
     /// `environment` entries are added to (or, with nil, removed from) this process's environment.
-    static func run(_ arguments: [String], input: Data? = nil, environment: [String: String?] = [:],
+    /// `executable` runs another program of the build instead (`Bench`).
+    static func run(executable: URL? = nil, _ arguments: [String], input: Data? = nil, environment: [String: String?] = [:],
                     sourceLocation: SourceLocation = #_sourceLocation) throws -> Run {
         let process = try process(arguments, sourceLocation: sourceLocation)
+        if let executable { process.executableURL = executable }
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("sentiment-cli-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// `Bench` as a process on a tiny dump: it fails at once on what would make a
+/// long run end badly, and a filtered run writes its results. No timing is
+/// checked (a debug build's figures mean nothing).
+@Suite("Bench as a process")
+struct BenchCommandTests {
+    private let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder("sentiment-bench")
+    }
+
+    /// Runs `Bench` (built beside `sentiment`) on a 20-tweet dump of the plain fixture.
+    private func bench(_ arguments: [String]) throws -> SentimentExecutable.Run {
+        let sentiment = try #require(SentimentExecutable.url, "the sentiment executable was not built beside the tests")
+        let bench = sentiment.deletingLastPathComponent().appendingPathComponent("Bench")
+        try #require(FileManager.default.isExecutableFile(atPath: bench.path), "Bench was not built beside sentiment")
+        return try SentimentExecutable.run(executable: bench, [
+            "--tweets", "20", "--stage-tweets", "20", "--repeat", "1", "--process-repeat", "1", "--no-scale",
+            "--input", SentimentExecutable.fixture("plain.txt"), "--work-dir", folder.url.path,
+            "--model", "Models/default", "--sentiment", sentiment.path,
+        ] + arguments)
+    }
+
+    @Test("An unwritable --json stops the run before any benchmark, naming the option and the reason")
+    func unwritableJSON() throws {
+        let run = try bench(["--json", "/proc/none/bench.json"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--json /proc/none/bench.json: cannot"), "\(run.stderr)")
+        #expect(!run.stderr.contains("writing plain dump"), "no dump was built: \(run.stderr)")
+    }
+
+    @Test("A --filter that no benchmark's name contains is an error, not an empty report")
+    func filterMatchingNothing() throws {
+        let json = folder.appendingPathComponent("results/bench.json")
+        let run = try bench(["--filter", "nothingmatches", "--json", json.path])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("no benchmark's name contains --filter nothingmatches"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: json.path))
+    }
+
+    @Test("A filtered run writes JSON with the benchmarks asked for, an SVG chart, and names a filter that matched nothing")
+    func filteredRunWritesResults() throws {
+        let json = folder.appendingPathComponent("results/bench.json")
+        let run = try bench(["--filter", "tokenizer/all", "--filter", "zzz", "--json", json.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("no benchmark's name contains --filter zzz"), "\(run.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        let results = try #require(report["results"] as? [[String: Any]])
+        #expect(results.compactMap { $0["name"] as? String } == ["tokenizer/all"])
+        #expect(results.first?["items"] as? Int == 20)
+        let svg = try String(contentsOf: folder.appendingPathComponent("results/bench.svg"), encoding: .utf8)
+        #expect(svg.hasPrefix("<svg") && svg.contains("tokenizer"))
+    }
+}
