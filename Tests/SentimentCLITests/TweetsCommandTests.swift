@@ -108,6 +108,21 @@ final class TweetsCommandTests {
             == ["Train cancelled again, so annoying", "What a lovely walk in the park"])
     }
 
+    @Test("Reading a database that does not exist (tweets --offline, history) says so and makes no file")
+    func readsDoNotCreateTheDatabase() throws {
+        let missing = URL(fileURLWithPath: try freshDatabase()).deletingLastPathComponent()
+            .appendingPathComponent("typo/tweets.sqlite").path
+        let offline = try sentiment(["tweets", "@bob", "--offline", "--db", missing])
+        #expect(offline.status == 66, "\(offline.stderr)")
+        #expect(offline.stderr == "sentiment: nothing stored for @bob: no database at \(missing)\n", "\(offline.stderr)")
+        for arguments in [["history"], ["history", "--clear"]] {
+            let history = try sentiment(arguments + ["--db", missing])
+            #expect(history.status == 0, "\(history.stderr)")
+            #expect(history.output.isEmpty && history.stderr.isEmpty, "\(history.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: missing).deletingLastPathComponent().path))
+    }
+
     @Test("An archive that names its owner keeps it: a different --user is reported as not used and made no user")
     func importWithUnusedUser() throws {
         let db = try freshDatabase()

@@ -27,12 +27,13 @@ struct HistoryCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOptions
 
     func run() async throws {
-        let store = try database.openStore(logger: makeTweetsLogger())
+        if !clear { try StandardStreams.requireOutput() }
+        // No database yet: nothing was searched, and none is made to say so.
+        guard let store = try database.openExistingStore(logger: makeTweetsLogger()) else { return }
         if clear {
             try await store.clearSearchHistory()
             return
         }
-        try StandardStreams.requireOutput()
         var text = ""
         for entry in try await store.searchHistory(limit: TweetService.Options().historyLimit) {
             text += "\(entry.username)\t\(TweetDate.iso8601String(entry.searchedAt))\n"

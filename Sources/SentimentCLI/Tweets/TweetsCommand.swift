@@ -76,7 +76,12 @@ struct TweetsCommand: AsyncParsableCommand {
         try StandardStreams.requireOutput()
         let logger = makeTweetsLogger()
         let model = try modelOptions.loadModel()
-        let store = try database.openStore(logger: logger)
+        guard let store = try offline ? database.openExistingStore(logger: logger) : database.openStore(logger: logger) else {
+            // An offline read of a database that does not exist: say so, and make none.
+            let name = username.hasPrefix("@") ? String(username.dropFirst()) : username
+            printError("nothing stored for @\(name): no database at \(database.resolvedPath)")
+            throw ExitCode.noInput
+        }
 
         if offline {
             try await show(TweetService(store: store, source: nil, classifier: model, logger: logger))

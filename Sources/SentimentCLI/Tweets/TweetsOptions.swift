@@ -13,11 +13,24 @@ struct DatabaseOptions: ParsableArguments {
         completion: .file())
     var path: String?
 
+    /// The database's path: `--db`, then `$SENTIMENT_DB`, then the default.
+    var resolvedPath: String { DatabaseLocation.resolve(flag: path) }
+
+    /// Opens the database if its file exists, for a command that only reads:
+    /// nil otherwise, and nothing is made on disk (a mistyped `--db` stays
+    /// visible as such).
+    ///
+    /// - Throws: `ExitCode.cannotCreate` (73) after a one-line error.
+    func openExistingStore(logger: Logger) throws -> TweetStore? {
+        guard FileManager.default.fileExists(atPath: resolvedPath) else { return nil }
+        return try openStore(logger: logger)
+    }
+
     /// Opens (creating on first use) the database.
     ///
     /// - Throws: `ExitCode.cannotCreate` (73) after a one-line error.
     func openStore(logger: Logger) throws -> TweetStore {
-        let resolved = DatabaseLocation.resolve(flag: path)
+        let resolved = resolvedPath
         do {
             return try TweetStore(path: resolved, logger: logger)
         } catch {
