@@ -77,9 +77,9 @@ struct TweetsCommand: AsyncParsableCommand {
         let logger = makeTweetsLogger()
         let model = try modelOptions.loadModel()
         guard let store = try offline ? database.openExistingStore(logger: logger) : database.openStore(logger: logger) else {
-            // An offline read of a database that does not exist: say so, and make none.
-            let name = username.hasPrefix("@") ? String(username.dropFirst()) : username
-            printError("nothing stored for @\(name): no database at \(database.resolvedPath)")
+            // An offline read of a database that does not exist: say so, as the service would, and make none.
+            let error = TweetServiceError.nothingStored(username: User.key(for: username), failure: nil)
+            printError("\(error): no database at \(database.resolvedPath)")
             throw ExitCode.noInput
         }
 
