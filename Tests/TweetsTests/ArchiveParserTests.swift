@@ -236,6 +236,13 @@ struct ArchiveParserTests {
         #expect(contents.issues.map(\.position) == ["entry 2"])
     }
 
+    @Test("Tweets of the same time are read newest first by id as a number, as the store orders them")
+    func sameTimeOrderedByNumericID() {
+        let lines = ["9", "100", "11"].map { #"{"id":"\#($0)","text":"t","created_at":"2021-10-06T22:38:10.000Z","author_id":"5"}"# }
+        let contents = ArchiveParser.parse(Data(lines.joined(separator: "\n").utf8), file: "same-second.jsonl")
+        #expect(contents.tweets.map(\.id) == ["100", "11", "9"])
+    }
+
     // MARK: - Archive source
 
     @Test("An archive source pages a user's tweets and knows its owner")

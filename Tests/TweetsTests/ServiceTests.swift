@@ -148,6 +148,27 @@ struct ServiceTests {
         }
     }
 
+    @Test("Pages from an archive that split tweets of the same second, with ids of different lengths, go newest first by number, each tweet once", arguments: [1, 2, 3, 4])
+    func pagingSameSecondByNumericID(pageSize: Int) async throws {
+        try await withStore { store, _ async throws in
+            let ids = ["98", "1002", "7", "120", "1001", "99"]
+            let tweets = ids.map { Tweet(id: $0, authorID: "", text: "note \($0)", createdAt: referenceDate) }
+                + [Tweet(id: "3", authorID: "", text: "older", createdAt: referenceDate - 1)]
+            let source = ArchiveSource(contents: ArchiveContents(tweets: tweets), owner: "alice")
+            let service = makeService(store, source: source, pageSize: pageSize)
+            var seen: [String] = []
+            var cursor: String?
+            var pages = 0
+            repeat {
+                let page = try await service.timeline(username: "alice", cursor: cursor)
+                seen += page.tweets.map(\.id)
+                cursor = page.nextCursor
+                pages += 1
+            } while cursor != nil && pages < 20
+            #expect(seen == ["1002", "1001", "120", "99", "98", "7", "3"])
+        }
+    }
+
     @Test("A stale page still continues with what is stored")
     func stalePaging() async throws {
         try await withStore { store, _ async throws in

@@ -86,6 +86,32 @@ struct StoreTests {
         }
     }
 
+    @Test("Tweets posted in the same second are ordered by id as a number, newest first, and pages of every size neither skip nor repeat one")
+    func sameTimeOrderedByNumericID() async throws {
+        try await withStore { store, _ async throws in
+            // Ids of different lengths: as text "9" > "11" > "100", as numbers the other way round.
+            let ids = ["9", "11", "100", "1000", "99", "8"]
+            let tweets = ids.map { Tweet(id: $0, authorID: alice.id, text: "t\($0)", createdAt: referenceDate) }
+                + [Tweet(id: "5", authorID: alice.id, text: "older", createdAt: referenceDate - 60)]
+            try await store.save(users: [alice], tweets: tweets)
+            let newestFirst = ["1000", "100", "99", "11", "9", "8", "5"]
+            #expect(try await store.timeline(authorID: alice.id, modelID: "m", limit: 10).map(\.tweet.id) == newestFirst)
+            for size in 1...8 {
+                var seen: [String] = []
+                var before: String?
+                while true {
+                    let page = try await store.timeline(authorID: alice.id, modelID: "m", before: before, limit: size)
+                    seen += page.map(\.tweet.id)
+                    guard page.count == size, let last = page.last else { break }
+                    before = last.tweet.id
+                }
+                #expect(seen == newestFirst, "pages of \(size)")
+            }
+            #expect(try await store.unclassifiedTweets(modelID: "m").map(\.id) == newestFirst.reversed())
+            #expect(try await store.unclassifiedTweets(modelID: "m", ids: ids).map(\.id) == ["8", "9", "11", "99", "100", "1000"])
+        }
+    }
+
     @Test("A limit of zero or less gives no tweets, with or without ids, instead of trapping", arguments: [0, -1])
     func nonPositiveLimits(limit: Int) async throws {
         try await withStore { store, _ async throws in

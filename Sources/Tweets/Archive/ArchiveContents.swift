@@ -128,11 +128,3 @@ public enum ArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
-
-extension Tweet {
-    /// Newest first; equal times by descending id (the store's order).
-    static func newestFirst(_ a: Tweet, _ b: Tweet) -> Bool {
-        if a.createdAt != b.createdAt { return a.createdAt > b.createdAt }
-        return a.id > b.id
-    }
-}

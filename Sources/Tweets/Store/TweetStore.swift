@@ -204,13 +204,13 @@ public final class TweetStore: Sendable {
 
     // MARK: - Timelines and classifications
 
-    /// One page of an author's stored tweets, newest first, each with its
-    /// classification by `modelID` when there is one.
+    /// One page of an author's stored tweets, newest first (by time, then by
+    /// id as a number: `"11"` before `"9"`), each with its classification by
+    /// `modelID` when there is one.
     ///
     /// - Parameters:
-    ///   - before: a tweet id; only tweets older than it (by time, then id) are
-    ///     returned. `nil` starts at the newest; an id that is not stored gives
-    ///     an empty page.
+    ///   - before: a tweet id; only tweets after it in that order are returned.
+    ///     `nil` starts at the newest; an id that is not stored gives an empty page.
     ///   - limit: the page size (none when 0 or less).
     public func timeline(authorID: String, modelID: String, before: String? = nil, limit: Int) async throws -> [StoredTweet] {
         guard limit > 0 else { return [] }   // SQLite reads a negative LIMIT as none
@@ -223,10 +223,10 @@ public final class TweetStore: Sendable {
                 """
             var arguments: StatementArguments = [modelID, authorID]
             if let before {
-                sql += " AND (tweet.created_at, tweet.id) < (SELECT created_at, id FROM tweet WHERE id = ?)"
+                sql += " AND (\(TweetOrder.sqlKey("tweet"))) < (SELECT \(TweetOrder.sqlKey("anchor")) FROM tweet AS anchor WHERE anchor.id = ?)"
                 arguments += [before]
             }
-            sql += " ORDER BY tweet.created_at DESC, tweet.id DESC LIMIT ?"
+            sql += " ORDER BY tweet.created_at DESC, length(tweet.id) DESC, tweet.id DESC LIMIT ?"
             arguments += [limit]
             let adapter = ScopeAdapter([
                 "tweet": RangeRowAdapter(0..<6),
@@ -243,7 +243,7 @@ public final class TweetStore: Sendable {
         }
     }
 
-    /// Stored tweets without a classification by `modelID`, oldest first.
+    /// Stored tweets without a classification by `modelID`, oldest first (``TweetOrder``).
     ///
     /// - Parameters:
     ///   - ids: restrict to these tweets; `nil` for all.
@@ -255,7 +255,7 @@ public final class TweetStore: Sendable {
                 SELECT tweet.* FROM tweet
                 WHERE NOT EXISTS (SELECT 1 FROM classification c WHERE c.tweet_id = tweet.id AND c.model_id = ?)
                 """
-            let order = " ORDER BY tweet.created_at, tweet.id LIMIT ?"
+            let order = " ORDER BY \(TweetOrder.sqlKey("tweet")) LIMIT ?"
             guard let ids else {
                 return try TweetRecord.fetchAll(db, sql: sql + order, arguments: [modelID, limit]).map(\.tweet)
             }
@@ -271,7 +271,7 @@ public final class TweetStore: Sendable {
                     arguments: arguments
                 ).map(\.tweet)
             }
-            return Array(tweets.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }.prefix(limit))
+            return Array(tweets.sorted { Tweet.newestFirst($1, $0) }.prefix(limit))
         }
     }
 
