@@ -40,7 +40,9 @@ struct ModelOptions: ParsableArguments {
     }
 }
 
-/// Writes `sentiment: <message>` and a newline to standard error.
+/// Writes `sentiment: <message>` and a newline to standard error, the message
+/// on one line without control characters (``TerminalText``: it may quote an
+/// archive's id or a file name).
 func printError(_ message: String) {
-    writeToStandardError("sentiment: \(message)\n")
+    writeToStandardError("sentiment: \(TerminalText.oneLine(message))\n")
 }

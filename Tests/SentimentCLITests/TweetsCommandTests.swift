@@ -204,6 +204,28 @@ final class TweetsCommandTests {
         #expect(run.output.contains("😃") || run.output.contains("😐") || run.output.contains("😔"))
     }
 
+    @Test("Control characters from a tweet, a user's name or an entry's id never reach the terminal: the text shows on one line, each control character as U+FFFD")
+    func controlCharactersAreNotPrinted() throws {
+        let db = try freshDatabase()
+        let dump = try writeDump(#"""
+            {"id_str":"1","full_text":"so \u001b[31mRED\u001b[0m and \u001b]0;pwned\u0007 title\r\nnext\tline","created_at":"Wed Oct 10 20:19:24 +0000 2018","user":{"id_str":"7","screen_name":"mallory","name":"Mal\u001b[2Jlory","description":"bio\u009b1;1H here"}}
+            {"id_str":"2\u001b[2J","created_at":"Wed Oct 10 20:19:25 +0000 2018","user":{"id_str":"7","screen_name":"mallory"}}
+
+            """#, besides: db)
+        let imported = try sentiment(["import", dump, "--db", db])
+        #expect(imported.status == 65, "\(imported.stderr)")
+        #expect(imported.stderr.contains("skipped dump.jsonl, line 2: tweet 2\u{FFFD}[2J: missing text"), "\(imported.stderr)")
+        let run = try sentiment(["tweets", "mallory", "--offline", "--db", db])
+        #expect(run.status == 0, "\(run.stderr)")
+        for (name, text) in [("output", run.output), ("import's errors", imported.stderr)] {
+            let controls = text.unicodeScalars.filter { $0 != "\n" && $0.properties.generalCategory == .control }
+            #expect(controls.isEmpty, "\(name) holds \(controls.map { String($0.value, radix: 16) })")
+        }
+        #expect(run.output.contains("@mallory — Mal\u{FFFD}[2Jlory\n"), "\(run.output)")
+        #expect(run.output.contains("bio\u{FFFD}1;1H here\n"), "\(run.output)")
+        #expect(run.output.contains("so \u{FFFD}[31mRED\u{FFFD}[0m and \u{FFFD}]0;pwned\u{FFFD} title next line"), "\(run.output)")
+    }
+
     // MARK: - Failures
 
     @Test("Offline with nothing stored exits 66 with a one-line reason")

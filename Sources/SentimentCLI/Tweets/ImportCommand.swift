@@ -79,7 +79,7 @@ struct ImportCommand: AsyncParsableCommand {
             for issue in summary.issues.prefix(20) { printError("skipped \(issue)") }
             if summary.issues.count > 20 { printError("… and \(summary.issues.count - 20) more skipped") }
             skipped += summary.issues.count
-            let users = summary.users.map { "@" + $0.username }.joined(separator: ", ")
+            let users = TerminalText.oneLine(summary.users.map { "@" + $0.username }.joined(separator: ", "))
             writeToStandardError("""
                 \(path): \(summary.tweetsRead) tweets read, \
                 \(summary.tweetsRepeated > 0 ? "\(summary.tweetsRepeated) repeated, " : "")\(summary.tweetsAdded) new, \

@@ -2,7 +2,8 @@ import Foundation
 import Tweets
 
 /// Formats timelines for `sentiment tweets`: one JSON object a line, or a
-/// readable list with each tweet's emoji, date and theme colour.
+/// readable list with each tweet's emoji, date and theme colour (the texts
+/// from the source on one line, without control characters: ``TerminalText``).
 struct TimelinePrinter {
     enum Format: String, CaseIterable {
         case pretty, jsonl
@@ -27,7 +28,7 @@ struct TimelinePrinter {
 
     func header(_ user: User) -> String {
         guard format == .pretty else { return "" }
-        var text = bold("@\(user.username)") + " — \(user.displayName)\n"
+        var text = bold("@" + oneLine(user.username)) + " — \(oneLine(user.displayName))\n"
         if let description = user.description { text += oneLine(description) + "\n" }
         return text + "\n"
     }
@@ -44,14 +45,14 @@ struct TimelinePrinter {
                 let mood = theme.name.padding(toLength: 8, withPad: " ", startingAt: 0)
                 return "\(theme.emoji) " + paint(mood, theme.color) + " \(date)  " + paint(text, theme.color) + "\n"
             case .unsupportedLanguage(let code):
-                return "🌐 " + "\(code)".padding(toLength: 8, withPad: " ", startingAt: 0) + " \(date)  \(text)"
+                return "🌐 " + oneLine(code).padding(toLength: 8, withPad: " ", startingAt: 0) + " \(date)  \(text)"
                     + dim("  (unsupported language)") + "\n"
             }
         }
     }
 
     private func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        TerminalText.oneLine(text)
     }
 
     private func paint(_ text: String, _ rgb: RGBColor) -> String {

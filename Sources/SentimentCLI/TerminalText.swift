@@ -1,0 +1,34 @@
+/// Text from tweets, archives and users made safe to print on a terminal, on one line.
+///
+/// A tweet's text, a display name or an id in an archive is anyone's: an ESC
+/// (`\u{1B}[2J`), a BEL or a C1 control printed as it is would clear the
+/// screen, recolour it, retitle the window or move the cursor. So line breaks
+/// (runs of them, `\r\n` included) become one space, a tab a space, and every
+/// other control character (Unicode category Cc: C0, DEL, C1) U+FFFD "�", which
+/// shows that something was there.
+enum TerminalText {
+    /// What Swift counts as a line break (`Character.isNewline`): LF, VT, FF, CR, NEL, LS, PS.
+    private static let lineBreaks: Set<Unicode.Scalar> = ["\n", "\u{0B}", "\u{0C}", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
+
+    /// `text` on one line with no control character.
+    static func oneLine(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        var inLineBreak = false
+        for scalar in text.unicodeScalars {
+            if lineBreaks.contains(scalar) {
+                if !inLineBreak { result.append(" ") }
+                inLineBreak = true
+                continue
+            }
+            inLineBreak = false
+            if scalar == "\t" {
+                result.append(" ")
+            } else if scalar.properties.generalCategory == .control {
+                result.append("\u{FFFD}")
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+}
