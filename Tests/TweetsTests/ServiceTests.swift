@@ -148,6 +148,27 @@ struct ServiceTests {
         }
     }
 
+    @Test("A page that ends at the last tweet has no next cursor, offline or from an archive, so no empty page follows", arguments: [1, 2, 3, 6, 7])
+    func lastPageHasNoCursor(pageSize: Int) async throws {
+        try await withStore { store, _ async throws in
+            let tweets = sampleTweets(6, by: alice)
+            let archive = ArchiveSource(contents: ArchiveContents(users: [alice], tweets: tweets))
+            let offline = makeService(store, source: nil, pageSize: pageSize)
+            for service in [makeService(store, source: archive, pageSize: pageSize), offline] {
+                var pages: [[String]] = []
+                var cursor: String?
+                repeat {
+                    let page = try await service.timeline(username: "alice", cursor: cursor)
+                    pages.append(page.tweets.map(\.id))
+                    cursor = page.nextCursor
+                } while cursor != nil && pages.count < 20
+                #expect(pages.flatMap { $0 } == tweets.map(\.id))
+                #expect(pages.count == (6 + pageSize - 1) / pageSize, "pages of \(pageSize): \(pages)")
+                #expect(pages.allSatisfy { !$0.isEmpty }, "pages of \(pageSize): \(pages)")
+            }
+        }
+    }
+
     @Test("Pages from an archive that split tweets of the same second, with ids of different lengths, go newest first by number, each tweet once", arguments: [1, 2, 3, 4])
     func pagingSameSecondByNumericID(pageSize: Int) async throws {
         try await withStore { store, _ async throws in

@@ -91,7 +91,9 @@ public final class TweetService: Sendable {
     ///   - username: with or without `@`, any case.
     ///   - cursor: `nil` for the newest tweets, else a previous page's ``Timeline/nextCursor``.
     ///   - limit: the page size; default ``Options/pageSize``, at most 100.
-    /// - Returns: the page; ``Timeline/isStale`` when the source failed and the store answered.
+    /// - Returns: the page; ``Timeline/isStale`` when the source failed and the
+    ///   store answered. Its ``Timeline/nextCursor`` is `nil` when the page ends
+    ///   at the user's last tweet (no empty page follows).
     /// - Throws: ``TweetServiceError/unknownUser(_:)`` when the source does not
     ///   know the user; ``TweetServiceError/nothingStored(username:failure:)`` when
     ///   the source failed (or is absent) and nothing is stored;
@@ -148,7 +150,11 @@ public final class TweetService: Sendable {
         if user == nil, let id = state?.u { user = try await store.user(id: id) }
         if user == nil { user = try await store.user(username: key) }
         guard let user else { throw TweetServiceError.nothingStored(username: key, failure: failure) }
-        let rows = try await store.timeline(authorID: user.id, modelID: classifier.modelID, before: state?.b, limit: limit)
+        // One row more than shown: whether older stored tweets follow this page.
+        var rows = try await store.timeline(authorID: user.id, modelID: classifier.modelID, before: state?.b,
+                                            limit: limit + 1)
+        let moreStored = rows.count > limit
+        rows = Array(rows.prefix(limit))
 
         // 3. Classify what this model has not seen, in one batch.
         let shownIDs = Set(rows.map(\.tweet.id))
@@ -167,7 +173,7 @@ public final class TweetService: Sendable {
         }
 
         // 4. Where the next page starts.
-        let more = rows.count == limit || (failure == nil && !sourceExhausted)
+        let more = moreStored || (failure == nil && !sourceExhausted)
         let next = more
             ? TimelineCursor(u: user.id, b: rows.last?.tweet.id ?? state?.b, t: sourceToken, x: sourceExhausted).encoded
             : nil
