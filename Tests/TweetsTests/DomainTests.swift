@@ -47,6 +47,22 @@ struct DomainTests {
         #expect(ThemeThresholds.default.theme(for: prediction) == expected)
     }
 
+    @Test("A score exactly at the margin keeps the colour, though its difference in floating point falls a hair short", arguments: [
+        // p(neg), p(pos): p(pos) − p(neg) is 0.19999999999999996 or 0.19999999999999998 in binary floating point
+        (SentimentLabel.positive, 0.40, 0.60, Theme.happy),
+        (.positive, 0.50, 0.70, .happy),
+        (.positive, 0.10, 0.30, .happy),
+        (.negative, 0.60, 0.40, .sad),
+        (.negative, 0.70, 0.50, .sad),
+        (.positive, 0.41, 0.60, .neutral),  // 0.19: below
+        (.negative, 0.59, 0.40, .neutral),  // −0.19: below
+    ])
+    func themeAtTheMargin(label: SentimentLabel, negative: Double, positive: Double, expected: Theme) {
+        let prediction = Prediction(label: label, probabilities: .init(negative: negative, neutral: 1 - negative - positive,
+                                                                       positive: positive), language: .english)
+        #expect(ThemeThresholds.default.theme(for: prediction) == expected)
+    }
+
     @Test("Thresholds are configurable")
     func configurableThresholds() {
         let weak = Prediction(label: .positive, probabilities: .init(negative: 0.3, neutral: 0.3, positive: 0.4), language: .english)

@@ -48,11 +48,20 @@ public struct ThemeThresholds: Sendable, Hashable, Codable {
     }
 
     /// The theme of a prediction, ignoring its language.
+    ///
+    /// A score within ``tolerance`` of a margin counts as reaching it: in binary
+    /// floating point p = 0.60 − 0.40 is 0.19999999999999996, and a lead of
+    /// exactly 20 points keeps its colour.
     public func theme(for prediction: Prediction) -> Theme {
         switch prediction.label {
-        case .positive where prediction.score >= happyMinimumScore: .happy
-        case .negative where prediction.score <= -sadMinimumScore: .sad
+        case .positive where prediction.score >= happyMinimumScore - Self.tolerance: .happy
+        case .negative where prediction.score <= -sadMinimumScore + Self.tolerance: .sad
         default: .neutral
         }
     }
+
+    /// How far below a margin a score still reaches it: 1e-9, far above the
+    /// rounding error of a difference of two probabilities (about 1e-16) and far
+    /// below what a score is shown with (two decimals).
+    static let tolerance = 1e-9
 }
