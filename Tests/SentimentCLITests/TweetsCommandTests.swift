@@ -273,15 +273,22 @@ final class TweetsCommandTests {
 
     // MARK: - History
 
-    @Test("Processes started at once on a new database file all open and migrate it")
-    func processesOpenANewFileAtOnce() throws {
+    @Test("Processes importing at once into a new database file all open and migrate it, and the tweets are stored once")
+    func processesImportIntoANewFileAtOnce() throws {
         var failures: [String] = []
+        var newCounts: [Int] = []
         for _ in 0..<10 {
             let db = try freshDatabase()
+            // `import` creates the file (`history` only reads, and makes none).
+            let dump = try writeDump(#"""
+                {"id":"1","text":"What a lovely walk in the park","created_at":"2024-01-01T00:00:00.000Z"}
+                {"id":"2","text":"Train cancelled again, so annoying","created_at":"2024-01-02T00:00:00.000Z"}
+
+                """#, besides: db)
             var environment = ProcessInfo.processInfo.environment
             environment["SENTIMENT_DB"] = nil
             let processes = try (0..<8).map { _ -> (Process, Pipe) in
-                let process = try SentimentExecutable.process(["history", "--db", db])
+                let process = try SentimentExecutable.process(["import", dump, "--user", "walker", "--db", db])
                 let stderr = Pipe()
                 process.environment = environment
                 process.standardOutput = FileHandle.nullDevice
@@ -289,13 +296,19 @@ final class TweetsCommandTests {
                 return (process, stderr)
             }
             for (process, _) in processes { try process.run() }
+            var added = 0
             for (process, stderr) in processes {
                 let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
                 process.waitUntilExit()
                 if process.terminationStatus != 0 { failures.append(message) }
+                if message.contains("2 new") { added += 2 } else if message.contains("1 new") { added += 1 }
             }
+            newCounts.append(added)
+            let timeline = try sentiment(["tweets", "walker", "--offline", "--format", "jsonl", "--db", db])
+            #expect(try timeline.records().compactMap { $0["id"] as? String } == ["2", "1"], "\(timeline.stderr)")
         }
         #expect(failures.isEmpty, "\(failures.count) of 80 failed, e.g. \(failures.first ?? "")")
+        #expect(newCounts == Array(repeating: 2, count: 10), "tweets reported new across the 8 processes of each round")
     }
 
     @Test("History lists a searched username once and --clear empties it")

@@ -21,6 +21,31 @@ struct StoreTests {
         }
     }
 
+    @Test("Stores opened at once on a new file, on as many threads, all open and migrate it")
+    func openANewFileAtOnce() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            var failures: [String] = []
+            for round in 0..<10 {
+                let path = directory.path("round-\(round)/tweets.sqlite")
+                let results = await withTaskGroup(of: String?.self) { group in
+                    for _ in 0..<8 {
+                        group.addTask {
+                            do {
+                                let store = try TweetStore(path: path, logger: testLogger)
+                                return try await store.appliedMigrations() == TweetStore.migrationNames ? nil : "not migrated"
+                            } catch {
+                                return "\(error)"
+                            }
+                        }
+                    }
+                    return await group.reduce(into: [String]()) { if let failure = $1 { $0.append(failure) } }
+                }
+                failures += results
+            }
+            #expect(failures.isEmpty, "\(failures.count) of 80 failed, e.g. \(failures.first ?? "")")
+        }
+    }
+
     @Test("Reopening a migrated file keeps its data")
     func reopen() async throws {
         try await withTemporaryDirectory { directory async throws in
