@@ -11,8 +11,8 @@ drives Debian's Chromium through Selenium + chromedriver:
   fixture user `moodboard` when the model gives the sample no tweet of a mood) and check the full screen's computed
   background colour and emoji, the 80-character font rule, the keyboard, the
   Try-it box, reduced motion, a phone-width screen, the server-error state
-  (upstream failing, nothing stored) and the connection-failure state (server
-  stopped).
+  (upstream failing, nothing stored), a malformed address and the
+  connection-failure state (server stopped).
 
 Screenshots go to test-artifacts/browser/ (and, with --docs-screenshots, the
 README's to Docs/screenshots/). The last line is `N passed, N failed`; the exit
@@ -406,6 +406,15 @@ class Suite:
         self.screenshot("tweets-server-error")
         retry.click()
         self.visible("#tweets-error")
+
+    def test_malformed_address_shows_an_error(self):
+        # "%E0%A4%A" is not a valid percent-encoding (decodeURIComponent throws on it): the page
+        # still opens the tweets scene, as typed, and the server's answer says what is wrong.
+        self.open("/users/%E0%A4%A")
+        error = self.visible("#tweets-error", timeout=5)
+        assert "not a username" in error.text, error.text
+        title = self.find("#tweets-title").text
+        assert title == "@%E0%A4%A", title
 
     def test_connection_failure_state(self):
         # Last: stops the server.

@@ -127,12 +127,21 @@ function route() {
   if (match) {
     scenes.search.hidden = true;
     scenes.tweets.hidden = false;
-    TweetsScene.open(decodeURIComponent(match[1]));
+    TweetsScene.open(decodedSegment(match[1]));
   } else {
     scenes.tweets.hidden = true;
     scenes.search.hidden = false;
     TweetsScene.close();
     SearchScene.open();
+  }
+}
+
+/** A path segment decoded; as it is when its percent-encoding is malformed ("%E0%A4%A"), which decodeURIComponent throws on. */
+function decodedSegment(segment) {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
   }
 }
 
