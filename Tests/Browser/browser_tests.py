@@ -57,6 +57,9 @@ MOODBOARD_USER = "moodboard"
 LONG_TIMELINE = ROOT / "Tests" / "Browser" / "fixtures" / "longtimeline.jsonl"
 LONG_TIMELINE_USER = "longtimeline"
 LONG_TIMELINE_COUNT = 45
+# A 50-character handle, a display name of 50 letters without a space, HTML markup in a tweet.
+LONG_NAMES = ROOT / "Tests" / "Browser" / "fixtures" / "longnames.jsonl"
+LONG_NAMES_USER = "longnames_" + "x" * 40
 
 THEME_COLORS = {  # Theme.swift: #FFD60A, #8E8E93, #0A84FF
     "happy": "rgb(255, 214, 10)",
@@ -396,6 +399,24 @@ class Suite:
             widths = self.driver.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
             assert widths[0] <= widths[1], f"{path} scrolls sideways: {widths}"
 
+    def test_long_names_fit_a_phone_width(self):
+        self.open("/")
+        self.visible("#search-input").send_keys("longnames")
+        self.visible(f'#user-list a[data-username="{LONG_NAMES_USER}"]')
+        widths = self.driver.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
+        assert widths[0] <= PHONE[0], f"the search results scroll sideways: {widths}"
+        self.open_tweets(LONG_NAMES_USER)
+        self.wait(lambda d: self.find("#tweets-subtitle").text == "W" * 50)
+        widths = self.driver.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
+        assert widths[0] <= PHONE[0], f"the tweets scroll sideways: {widths}"
+
+    def test_tweet_markup_is_shown_as_text(self):
+        self.open_tweets(LONG_NAMES_USER)
+        text = self.find('.tweet[data-id="1786100000000000001"] .tweet-text').text
+        assert text.startswith("<b>not bold</b> <img src=x"), text
+        assert not self.all(".tweet-text b, .tweet-text img"), "markup in a tweet became elements"
+        assert self.driver.execute_script("return document.body.dataset.injected") is None
+
     def test_server_error_state(self):
         # Nothing stored for this user and the upstream fails: the server answers 502.
         self.open("/users/nobody_home")
@@ -451,6 +472,8 @@ def main():
         subprocess.run([args.sentiment, "import", str(MOODBOARD), "--db", str(database), *model],
                        check=True, env=environment, cwd=ROOT, stdout=subprocess.DEVNULL)
         subprocess.run([args.sentiment, "import", str(LONG_TIMELINE), "--db", str(database), *model],
+                       check=True, env=environment, cwd=ROOT, stdout=subprocess.DEVNULL)
+        subprocess.run([args.sentiment, "import", str(LONG_NAMES), "--db", str(database), *model],
                        check=True, env=environment, cwd=ROOT, stdout=subprocess.DEVNULL)
         port = free_port()
         base_url = f"http://127.0.0.1:{port}"
