@@ -70,8 +70,24 @@ struct XAPIClientTests {
             #expect(server.requests.first?.path == "/2/users/100/tweets")
             #expect(queries.map { $0["max_results"] } == ["5", "100"])
             #expect(queries.map { $0["pagination_token"] } == [nil, "page2"])
-            #expect(queries.first?["tweet.fields"] == "created_at,lang")
+            #expect(queries.first?["tweet.fields"] == "created_at,lang,note_tweet")
             #expect(queries.first?["exclude"] == "retweets,replies")
+        }
+    }
+
+    @Test("A long post is read whole from its note_tweet, asked for, not cut at X's 280 characters")
+    func longPostKeepsItsFullText() async throws {
+        let full = String(repeating: "What a wonderful long day at the harbour with friends. ", count: 8)
+        let cut = String(full.prefix(279)) + "…"
+        let body = #"{"data":[{"id":"1786000000000000001","text":"\#(cut)","note_tweet":{"text":"\#(full)"},"#
+            + #""created_at":"2024-05-02T10:00:00.000Z","lang":"en"},"#
+            + #"{"id":"1786000000000000000","text":"short &amp; sweet","created_at":"2024-05-02T09:00:00.000Z","lang":"en"}],"#
+            + #""meta":{"result_count":2}}"#
+        try await withClient({ _, _ in .respond(status: 200, body: body) }) { client, server, _ in
+            let page = try await client.tweets(of: alice, maxResults: 5, cursor: nil)
+            #expect(page.items.map(\.text) == [full, "short & sweet"])
+            let fields = server.requests.first?.query["tweet.fields"]?.split(separator: ",").map(String.init) ?? []
+            #expect(fields.contains("note_tweet"), "tweet.fields=\(fields)")
         }
     }
 

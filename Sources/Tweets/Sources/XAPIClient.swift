@@ -7,7 +7,7 @@ import NIOHTTP1
 /// A ``TweetSource`` over the X API v2, with an app-only bearer token.
 ///
 /// Calls `GET /2/users/by/username/:username` and `GET /2/users/:id/tweets`
-/// (`max_results` 5–100, `pagination_token`, `tweet.fields=created_at,lang`,
+/// (`max_results` 5–100, `pagination_token`, `tweet.fields=created_at,lang,note_tweet`,
 /// optional `exclude=retweets,replies`). Every request has a timeout
 /// (``XAPIConfiguration/requestTimeout``) and is retried by the configuration's
 /// ``RetryPolicy``. The `x-rate-limit-remaining` / `x-rate-limit-reset` headers
@@ -86,11 +86,12 @@ public actor XAPIClient: TweetSource {
         throw TweetSourceFailure.malformedResponse("user response without data")
     }
 
-    /// `GET /2/users/:id/tweets` with `tweet.fields=created_at,lang`.
+    /// `GET /2/users/:id/tweets` with `tweet.fields=created_at,lang,note_tweet`.
     ///
     /// `maxResults` is clamped to X's 5…100. The page's `nextCursor` is X's `meta.next_token`.
+    /// A long post's text is its `note_tweet` text, whole (X's `text` stops at 280 characters).
     public func tweets(of user: User, maxResults: Int, cursor: String?) async throws -> Page<Tweet> {
-        var query = [("max_results", String(min(100, max(5, maxResults)))), ("tweet.fields", "created_at,lang")]
+        var query = [("max_results", String(min(100, max(5, maxResults)))), ("tweet.fields", "created_at,lang,note_tweet")]
         let exclusions = [configuration.excludeRetweets ? "retweets" : nil, configuration.excludeReplies ? "replies" : nil]
             .compactMap { $0 }
         if !exclusions.isEmpty { query.append(("exclude", exclusions.joined(separator: ","))) }

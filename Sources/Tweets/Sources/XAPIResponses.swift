@@ -40,16 +40,23 @@ struct XTweetsResponse: Decodable {
 
 struct XTweetObject: Decodable {
     var id: String
+    /// A long post's first 280 characters; the whole text is in ``note_tweet``.
     var text: String
     var created_at: String?
     var lang: String?
     var author_id: String?
+    /// A long post's whole text (`tweet.fields=note_tweet`).
+    var note_tweet: NoteTweet?
+
+    struct NoteTweet: Decodable {
+        var text: String?
+    }
 
     func tweet(defaultAuthorID: String) throws -> Tweet {
         guard let createdAt = created_at.flatMap(TweetDate.parse) ?? Snowflake.date(ofID: id) else {
             throw TweetSourceFailure.malformedResponse("tweet \(id) has no valid created_at")
         }
-        return Tweet(id: id, authorID: author_id ?? defaultAuthorID, text: HTMLEntities.decode(text),
+        return Tweet(id: id, authorID: author_id ?? defaultAuthorID, text: HTMLEntities.decode(note_tweet?.text ?? text),
                      createdAt: createdAt, language: lang)
     }
 }
