@@ -88,6 +88,37 @@ final class TweetsCommandTests {
         #expect(try timeline.records().compactMap { $0["id"] as? String } == ["3", "1"])
     }
 
+    @Test("The import summary counts one tweet in the singular and names no users when none was read")
+    func importSummaryWording() throws {
+        let db = try freshDatabase()
+        let one = try writeDump(#"""
+            {"id":"1","text":"What a lovely walk in the park","created_at":"2024-01-01T00:00:00.000Z"}
+
+            """#, besides: db)
+        let single = try sentiment(["import", one, "--user", "walker", "--db", db])
+        #expect(single.status == 0, "\(single.stderr)")
+        #expect(single.stderr.contains("1 tweet read, 1 new, 1 classified, 0 skipped (@walker)"), "\(single.stderr)")
+
+        let broken = try writeDump("{\"id\":\"2\",\"text\":\n", besides: db)
+        let none = try sentiment(["import", broken, "--db", db])
+        #expect(none.status == 65, "\(none.stderr)")
+        #expect(none.stderr.contains("0 tweets read, 0 new, 0 classified, 1 skipped\n"), "\(none.stderr)")
+    }
+
+    @Test("Both import and tweets --archive list the first twenty skipped entries and count the rest")
+    func skippedEntriesAreCappedAlike() throws {
+        let db = try freshDatabase()
+        let good = #"{"id":"1","text":"What a lovely walk in the park","created_at":"2024-01-01T00:00:00.000Z"}"#
+        let dump = try writeDump(([good] + Array(repeating: #"{"id":"#, count: 25)).joined(separator: "\n") + "\n", besides: db)
+        for arguments in [["import", dump, "--user", "walker"], ["tweets", "walker", "--archive", dump, "--format", "jsonl"]] {
+            let run = try sentiment(arguments + ["--db", db])
+            #expect(run.status == 65, "\(arguments[0]): \(run.stderr)")
+            let listed = run.stderr.split(separator: "\n").filter { $0.hasPrefix("sentiment: skipped ") }
+            #expect(listed.count == 20, "\(arguments[0]): \(run.stderr)")
+            #expect(run.stderr.contains("sentiment: … and 5 more skipped"), "\(arguments[0]): \(run.stderr)")
+        }
+    }
+
     @Test("An id repeated in a dump is stored once and counted; a repeat with another text is reported, exit 65")
     func importRepeatedIDs() throws {
         let db = try freshDatabase()

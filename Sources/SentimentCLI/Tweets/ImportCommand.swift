@@ -76,16 +76,20 @@ struct ImportCommand: AsyncParsableCommand {
                 let authors = summary.users.map { "@" + $0.username }.joined(separator: ", ")
                 printError("--user \(unused) not used for \(path): every tweet in it names its author (\(authors))")
             }
-            for issue in summary.issues.prefix(20) { printError("skipped \(issue)") }
-            if summary.issues.count > 20 { printError("… and \(summary.issues.count - 20) more skipped") }
+            printSkipped(summary.issues)
             skipped += summary.issues.count
             let users = TerminalText.oneLine(summary.users.map { "@" + $0.username }.joined(separator: ", "))
             writeToStandardError("""
-                \(path): \(summary.tweetsRead) tweets read, \
+                \(path): \(count(summary.tweetsRead, "tweet")) read, \
                 \(summary.tweetsRepeated > 0 ? "\(summary.tweetsRepeated) repeated, " : "")\(summary.tweetsAdded) new, \
-                \(summary.tweetsClassified) classified, \(summary.issues.count) skipped (\(users))\n
+                \(summary.tweetsClassified) classified, \(summary.issues.count) skipped\(users.isEmpty ? "" : " (\(users))")\n
                 """)
         }
         if skipped > 0 { throw ExitCode.dataError }
+    }
+
+    /// "1 tweet", "2 tweets".
+    private func count(_ n: Int, _ noun: String) -> String {
+        "\(n) \(noun)\(n == 1 ? "" : "s")"
     }
 }

@@ -94,7 +94,7 @@ struct TweetsCommand: AsyncParsableCommand {
                 if case .notFound = error { throw ExitCode.noInput }
                 throw ExitCode.dataError
             }
-            for issue in source.contents.issues { printError("skipped \(issue)") }
+            printSkipped(source.contents.issues)
             try await show(TweetService(store: store, source: source, classifier: model, logger: logger))
             // As `import`: the rest is shown, but the archive was not all usable.
             if !source.contents.issues.isEmpty { throw ExitCode.dataError }
