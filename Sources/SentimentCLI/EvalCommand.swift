@@ -19,8 +19,8 @@ struct EvalCommand: ParsableCommand {
 
             Exit status: 0 success; 64 usage error; 65 a malformed data file, one \
             with no tweets, or a malformed model; 66 the data file or the model is \
-            missing or unreadable; 73 the --report file cannot be written; 74 \
-            standard output is closed.
+            missing or unreadable; 73 the --report file cannot be written \
+            (checked before the evaluation); 74 standard output is closed.
             """)
 
     @OptionGroup var modelOptions: ModelOptions
@@ -43,6 +43,10 @@ struct EvalCommand: ParsableCommand {
 
     func run() throws {
         try StandardStreams.requireOutput()
+        if let report, let reason = outputFileProblem(report) {
+            printError("cannot write \(report): \(reason)")
+            throw ExitCode.cannotCreate
+        }
         var options = modelOptions
         if paths.count == 2 { options.directory = paths[0] }
         let model = try options.loadModel()

@@ -20,3 +20,21 @@ func writeOutputFile(_ text: String, to path: String) -> String? {
     }
     return nil
 }
+
+/// Why the file at `path` cannot be written, or nil when it can, checked the
+/// way `writeOutputFile` will write it but without emptying it: a file this
+/// makes is removed again. Called before the work whose result goes there, so
+/// a missing folder or a directory is reported before, not after, the work.
+func outputFileProblem(_ path: String) -> String? {
+    let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    if created >= 0 {
+        close(created)
+        unlink(path)
+        return nil
+    }
+    guard errno == EEXIST else { return String(cString: strerror(errno)) }
+    let existing = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
+    guard existing >= 0 else { return String(cString: strerror(errno)) }
+    close(existing)
+    return nil
+}

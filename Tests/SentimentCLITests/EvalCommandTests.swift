@@ -136,4 +136,15 @@ struct EvalCommandTests {
         #expect(run.status == 73, "\(run.stderr)")
         #expect(run.stderr.contains("cannot write \(report): \(reason)"), "\(run.stderr)")
     }
+
+    @Test("A report that cannot be written stops eval before it evaluates or prints anything", arguments: [
+        "missing/report.html", "",
+    ])
+    func unwritableReportIsCheckedFirst(name: String) throws {
+        let report = name.isEmpty ? folder.url.path : folder.appendingPathComponent(name).path
+        let run = try eval(["Models/default", labelled, "--report", report])
+        #expect(run.status == 73, "\(run.stderr)")
+        #expect(run.output.isEmpty, "no metrics before the error: \(run.output)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("missing").path))
+    }
 }
