@@ -133,6 +133,18 @@ struct TrainCommandTests {
         }
     }
 
+    @Test("An option no fit can use exits 64 naming it before training, and no model is written", arguments: [
+        ["--max-iterations", "0"], ["--l2=-1"], ["--l2", "nan"], ["--prior-exponent", "nan"], ["--threads=-1"],
+        ["--bucket-bits", "40"], ["--char-ngrams", "5-3"], ["--word-ngrams", "4"],
+    ])
+    func unusableOptions(arguments: [String]) throws {
+        let (run, out) = try train("bad-option", arguments)
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("invalid settings: "), "\(run.stderr)")
+        #expect(!run.stderr.contains("featurizing"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     @Test("A missing --dev file or an --out that is a file stops the run before training, exit 66 and 73")
     func checkedBeforeTraining() throws {
         let (noDev, _) = try train("m4", ["--dev", folder.appendingPathComponent("none.tsv").path])

@@ -25,6 +25,34 @@ struct TrainingTests {
         }
     }
 
+    /// Options no fit can use, each with the name its error gives.
+    static let unusableOptions: [(name: String, options: TrainingOptions)] = {
+        func with(_ change: (inout TrainingOptions) -> Void) -> TrainingOptions {
+            var options = Fixtures.smallOptions
+            change(&options)
+            return options
+        }
+        return [
+            ("maxIterations", with { $0.maxIterations = 0 }), ("maxIterations", with { $0.maxIterations = -5 }),
+            ("l2", with { $0.l2 = -1 }), ("l2", with { $0.l2 = .nan }), ("l2", with { $0.l2 = .infinity }),
+            ("tolerance", with { $0.tolerance = .nan }),
+            ("priorExponent", with { $0.priorExponent = .nan }), ("priorExponent", with { $0.priorExponent = -1 }),
+            ("naiveBayesPower", with { $0.naiveBayesPower = .nan }), ("naiveBayesPower", with { $0.naiveBayesPower = -1 }),
+            ("threads", with { $0.threads = -1 }),
+        ]
+    }()
+
+    @Test("Options no fit can use fail before training, instead of trapping (no iterations) or fitting a broken model (a negative or NaN L2)",
+          arguments: unusableOptions)
+    func unusableOptionsFailUpFront(name: String, options: TrainingOptions) throws {
+        #expect {
+            try Trainer(options: options).train(Fixtures.sample)
+        } throws: { error in
+            guard case .invalidSettings(let reason)? = error as? ModelError else { return false }
+            return reason.hasPrefix(name + " ")
+        }
+    }
+
     @Test("Training on examples of one class fails: a model needs two classes to tell apart")
     func oneClassFails() throws {
         let positives = Fixtures.sample.filter { $0.label == .positive }

@@ -17,7 +17,7 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case checksumMismatch(path: String, expected: String, found: String)
     /// A weight is NaN or infinite.
     case nonFiniteWeight(path: String, index: Int)
-    /// Feature settings that cannot be used.
+    /// Feature or training settings that cannot be used.
     case invalidSettings(String)
     /// Writing the model failed.
     case writeFailed(path: String, reason: String)
@@ -42,7 +42,7 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case .checksumMismatch(let path, let expected, let found):
             "\(path): SHA-256 is \(found), the manifest says \(expected): the file is corrupt or was replaced"
         case .nonFiniteWeight(let path, let index): "\(path): weight \(index) is not a finite number"
-        case .invalidSettings(let reason): "invalid feature settings: \(reason)"
+        case .invalidSettings(let reason): "invalid settings: \(reason)"
         case .writeFailed(let path, let reason): "\(path): cannot write: \(reason)"
         }
     }

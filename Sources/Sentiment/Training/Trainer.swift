@@ -38,19 +38,16 @@ public struct Trainer: Sendable {
     /// `trainFile`, `trainSHA256` and `command` are recorded in the manifest
     /// as what it was trained on; `log` hears progress lines.
     ///
-    /// - Throws: `ModelError.invalidSettings` for feature settings or a
-    ///   `lexiconBits` (8 to 24) that a model file cannot hold;
+    /// - Throws: `ModelError.invalidSettings` for options a fit cannot use
+    ///   (see `TrainingOptions.validate`);
     ///   `TrainingError.noExamples` for an empty set, `TrainingError.oneClass`
     ///   when every example has the same label (such a model would give that
     ///   label probability 1 whatever the text).
     public func train(_ examples: [LabeledExample], name: String = "default", version: String = "1.0.0",
                       trainFile: String = "", trainSHA256: String = "", command: String = "",
                       log: (String) -> Void = { _ in }) throws -> Result {
-        try options.features.validate()
-        // Checked here, not first by `save`'s reload after a whole training.
-        guard Lexicon.bitsRange.contains(options.lexiconBits) else {
-            throw ModelError.invalidSettings("lexiconBits \(options.lexiconBits) not in \(Lexicon.bitsRange)")
-        }
+        // Checked here, not first by `save`'s reload (or a trap) after a whole training.
+        try options.validate()
         guard let first = examples.first else { throw TrainingError.noExamples }
         guard examples.contains(where: { $0.label != first.label }) else { throw TrainingError.oneClass(first.label) }
         // One BLAS thread, as scoring uses: L-BFGS's dot products then sum in

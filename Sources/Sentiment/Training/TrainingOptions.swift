@@ -36,6 +36,28 @@ public struct TrainingOptions: Sendable, Hashable {
 
     /// Default options.
     public init() {}
+
+    /// Checks that a fit can use these options, naming the first bad value:
+    /// the feature settings and a `lexiconBits` a model file can hold, at
+    /// least one iteration, and a finite L2 strength, tolerance, prior
+    /// exponent and naive Bayes power of 0 or more (a negative L2 makes the
+    /// loss unbounded below, a NaN one fits NaN weights).
+    public func validate() throws(ModelError) {
+        try features.validate()
+        guard Lexicon.bitsRange.contains(lexiconBits) else {
+            throw .invalidSettings("lexiconBits \(lexiconBits) not in \(Lexicon.bitsRange)")
+        }
+        guard maxIterations >= 1 else { throw .invalidSettings("maxIterations \(maxIterations) is below 1") }
+        func requireNonNegative(_ name: String, _ value: Double?) throws(ModelError) {
+            guard let value, !(value.isFinite && value >= 0) else { return }
+            throw .invalidSettings("\(name) \(value) is not a finite number of 0 or more")
+        }
+        try requireNonNegative("l2", l2)
+        try requireNonNegative("tolerance", tolerance)
+        try requireNonNegative("priorExponent", priorExponent)
+        try requireNonNegative("naiveBayesPower", naiveBayesPower)
+        guard threads >= 0 else { throw .invalidSettings("threads \(threads) is below 0 (0 means every core)") }
+    }
 }
 
 /// How `Trainer` deals examples into cross-validation folds.
