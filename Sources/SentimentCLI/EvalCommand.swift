@@ -17,8 +17,10 @@ struct EvalCommand: ParsableCommand {
               sentiment eval Models/default ../shared/data/semeval/dev.tsv
               sentiment eval --model Models/default --report dev.html ../shared/data/semeval/dev.tsv
 
-            Exit status: 0 success; 64 usage error; 65 a malformed data file, one \
-            with no tweets, or a malformed model; 66 the data file or the model is \
+            Exit status: 0 success; 64 usage error; 65 a malformed data file (the \
+            first line with too few columns, an unknown label, an empty or blank \
+            text, or invalid UTF-8 is named; nothing is skipped but empty lines), \
+            one with no tweets, or a malformed model; 66 the data file or the model is \
             missing or unreadable; 73 the --report file cannot be written \
             (checked before the evaluation); 74 standard output is closed.
             """)

@@ -240,4 +240,19 @@ struct TrainingTests {
             return error.line == 3 && error.reason.contains("maybe")
         }
     }
+
+    @Test("Reading a TSV with an empty or blank text names the line, instead of scoring it as a text without words",
+          arguments: ["", "   ", "\u{200B}"])
+    func tsvWithBlankTextFails(text: String) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let url = folder.appendingPathComponent("blank.tsv")
+        try "id\tlabel\ttext\n1\tpositive\thi\n2\tnegative\t\(text)\n".write(to: url, atomically: true, encoding: .utf8)
+        #expect {
+            try LabeledExample.readTSV(url.path)
+        } throws: { error in
+            guard let error = error as? DataFileError else { return false }
+            return error.line == 3 && error.reason.contains("empty or blank text") && !error.isMissing
+        }
+    }
 }

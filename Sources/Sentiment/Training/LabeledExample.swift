@@ -41,11 +41,13 @@ extension LabeledExample {
     /// column, and optionally a numeric `id` column (others are ignored) — the format of
     /// `shared/data/semeval/*.tsv`. When `text` is the last column, a tab in a
     /// text belongs to the text. Lines may end in `\n` or `\r\n`; a UTF-8
-    /// byte order mark before the header is skipped.
+    /// byte order mark before the header and empty lines are skipped; labels
+    /// are read in any case ("Positive").
     ///
     /// - Throws: `DataFileError` naming the file and line: missing file, a
     ///   directory, an unreadable file, no header columns, an unknown label, a
-    ///   line with too few columns, invalid UTF-8.
+    ///   line with too few columns, an empty or blank text (`BlankText`),
+    ///   invalid UTF-8.
     public static func readTSV(_ path: String) throws(DataFileError) -> [LabeledExample] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -89,6 +91,10 @@ extension LabeledExample {
             }
             guard let label = SentimentLabel(rawValue: fields[labelColumn].lowercased()) else {
                 throw DataFileError(path: path, line: offset + 1, reason: "unknown label \"\(fields[labelColumn])\" (expected negative, neutral or positive)", isMissing: false)
+            }
+            // `classify` answers a blank text with an error, not a label: such a row has nothing to score or learn.
+            guard !BlankText.isBlank(String(fields[textColumn])) else {
+                throw DataFileError(path: path, line: offset + 1, reason: "empty or blank text: nothing to classify or learn from", isMissing: false)
             }
             let id = idColumn.flatMap { $0 < fields.count ? UInt64(fields[$0]) : nil }
             examples.append(LabeledExample(text: String(fields[textColumn]), label: label, id: id))
