@@ -10,10 +10,12 @@ enum EvaluationReport {
                       e.macroRecall, e.accuracy, e.macroF1, e.expectedCalibrationError)
         out += "class      precision  recall     F1  support\n"
         for label in SentimentLabel.allCases {
-            let support = e.confusion[label.index].reduce(0, +)
+            let cells = classMetrics(e, label).map { $0.map { String(format: "%.4f", $0) } ?? "n/a" }
             out += label.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
-                + String(format: "  %9.4f  %6.4f  %6.4f  %7d\n", e.precision(label), e.recall(label), e.f1(label), support)
+                + "  " + pad(cells[0], 9) + "  " + pad(cells[1], 6) + "  " + pad(cells[2], 6)
+                + String(format: "  %7d\n", e.support(label))
         }
+        if let note = undefinedNote(e) { out += note.map { $0 + "\n" }.joined() }
         out += "\nconfusion (rows gold, columns predicted)\n           negative   neutral  positive\n"
         for gold in SentimentLabel.allCases {
             out += gold.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)
@@ -26,6 +28,36 @@ enum EvaluationReport {
         return out
     }
 
+    /// Precision, recall and F1 of `label`, each nil where it is undefined:
+    /// precision when nothing was predicted `label`, recall when no gold label
+    /// is `label`, F1 when both.
+    static func classMetrics(_ e: Evaluation, _ label: SentimentLabel) -> [Double?] {
+        let predicted = e.predictedCount(label) > 0, gold = e.support(label) > 0
+        return [predicted ? e.precision(label) : nil, gold ? e.recall(label) : nil,
+                predicted || gold ? e.f1(label) : nil]
+    }
+
+    /// Lines saying which metrics are undefined (n/a) and how the macro
+    /// averages count them, or nil when every metric is defined.
+    static func undefinedNote(_ e: Evaluation) -> [String]? {
+        func names(_ labels: [SentimentLabel]) -> String {   // "negative", "negative or neutral", "negative, neutral or positive"
+            let words = labels.map(\.rawValue)
+            return words.count < 2 ? words.joined() : words.dropLast().joined(separator: ", ") + " or " + words.last!
+        }
+        let noGold = SentimentLabel.allCases.filter { e.support($0) == 0 }
+        let noPredicted = SentimentLabel.allCases.filter { e.predictedCount($0) == 0 }
+        var reasons: [String] = []
+        if !noGold.isEmpty { reasons.append("no gold \(names(noGold)) tweets, so no recall") }
+        if !noPredicted.isEmpty { reasons.append("no tweet predicted \(names(noPredicted)), so no precision") }
+        guard !reasons.isEmpty else { return nil }
+        return ["n/a: " + reasons.joined(separator: "; ") + ".",
+                "     macro-recall and macro-F1 average all three classes, where these count as 0."]
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        String(repeating: " ", count: max(0, width - text.count)) + text
+    }
+
     static func json(_ e: Evaluation, model: SentimentModel, file: String) -> String {
         var object: [String: Any] = [
             "model": model.id, "file": file, "count": e.count,
@@ -33,9 +65,10 @@ enum EvaluationReport {
             "expected_calibration_error": e.expectedCalibrationError,
             "confusion": e.confusion,
         ]
-        object["classes"] = Dictionary(uniqueKeysWithValues: SentimentLabel.allCases.map {
-            ($0.rawValue, ["precision": e.precision($0), "recall": e.recall($0), "f1": e.f1($0),
-                           "support": e.confusion[$0.index].reduce(0, +)] as [String: Any])
+        object["classes"] = Dictionary(uniqueKeysWithValues: SentimentLabel.allCases.map { label in
+            let metrics = classMetrics(e, label).map { $0 ?? NSNull() as Any }
+            return (label.rawValue, ["precision": metrics[0], "recall": metrics[1], "f1": metrics[2],
+                                     "support": e.support(label)] as [String: Any])
         })
         object["reliability"] = e.reliability.bins.map {
             ["lower": $0.lower, "upper": $0.upper, "count": $0.count, "confidence": $0.confidence, "accuracy": $0.accuracy] as [String: Any]
@@ -84,9 +117,10 @@ enum EvaluationReport {
         reliability += "</svg>"
         var rows = ""
         for label in labels {
-            rows += "<tr><td>\(label.rawValue)</td>" + [e.precision(label), e.recall(label), e.f1(label)].map { String(format: "<td>%.4f</td>", $0) }.joined()
-                + "<td>\(e.confusion[label.index].reduce(0, +))</td></tr>"
+            rows += "<tr><td>\(label.rawValue)</td>" + classMetrics(e, label).map { "<td>" + ($0.map { String(format: "%.4f", $0) } ?? "n/a") + "</td>" }.joined()
+                + "<td>\(e.support(label))</td></tr>"
         }
+        let note = undefinedNote(e).map { "<p>" + escape($0.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")) + "</p>" } ?? ""
         return """
             <!doctype html>
             <html lang="en"><head><meta charset="utf-8"><title>sentiment eval: \(escape(file))</title>
@@ -99,7 +133,7 @@ enum EvaluationReport {
             <tr><td>accuracy</td><td>\(String(format: "%.4f", e.accuracy))</td></tr>
             <tr><td>macro-F1</td><td>\(String(format: "%.4f", e.macroF1))</td></tr>
             <tr><td>expected calibration error</td><td>\(String(format: "%.4f", e.expectedCalibrationError))</td></tr></table>
-            <h2>Per class</h2><table><tr><th>class</th><th>precision</th><th>recall</th><th>F1</th><th>support</th></tr>\(rows)</table>
+            <h2>Per class</h2><table><tr><th>class</th><th>precision</th><th>recall</th><th>F1</th><th>support</th></tr>\(rows)</table>\(note)
             <div class="figures"><figure>\(heatmap)<figcaption>Confusion matrix: rows gold, columns predicted.</figcaption></figure>
             <figure>\(reliability)<figcaption>Reliability: bars are accuracy per confidence bin, dots the mean confidence.</figcaption></figure></div>
             </body></html>

@@ -147,4 +147,36 @@ struct EvalCommandTests {
         #expect(run.output.isEmpty, "no metrics before the error: \(run.output)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("missing").path))
     }
+
+    @Test("A class with no gold tweets or no predictions shows n/a where its metrics are undefined, says how the macro averages count it, and is null in JSON")
+    func undefinedMetricsAreNotShownAsZero() throws {
+        let positives = folder.appendingPathComponent("positives.tsv")
+        try "id\tlabel\ttext\n1\tpositive\tI love this so much, best day ever :)\n2\tpositive\tWhat a beautiful morning, feeling great\n"
+            .write(to: positives, atomically: false, encoding: .utf8)
+        let run = try eval(["Models/default", positives.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.outputLines
+        #expect(lines.contains("accuracy      1.0000"), "\(run.output)")
+        for label in ["negative", "neutral"] {
+            let row = try #require(lines.first { $0.hasPrefix(label) && $0.hasSuffix(" 0") }, "\(run.output)")
+            #expect(row.split(separator: " ").dropFirst().map(String.init) == ["n/a", "n/a", "n/a", "0"], "\(row)")
+        }
+        #expect(lines.contains("positive      1.0000  1.0000  1.0000        2"), "\(run.output)")
+        #expect(!run.output.contains("nan"), "\(run.output)")
+        #expect(run.output.contains("no gold negative or neutral tweets") && run.output.contains("count as 0"), "\(run.output)")
+
+        let object = try json(try eval(["Models/default", "--json", positives.path]))
+        let classes = try #require(object["classes"] as? [String: [String: Any]])
+        for metric in ["precision", "recall", "f1"] {
+            #expect(classes["neutral"]?[metric] is NSNull, "\(metric): \(classes)")
+            #expect(classes["positive"]?[metric] as? Double == 1, "\(metric): \(classes)")
+        }
+        #expect(abs(try #require(object["macro_recall"] as? Double) - 1.0 / 3) < 1e-9)
+
+        let report = folder.appendingPathComponent("positives.html")
+        #expect(try eval(["Models/default", positives.path, "--report", report.path]).status == 0)
+        let html = try String(contentsOfFile: report.path, encoding: .utf8)
+        #expect(html.contains("<tr><td>neutral</td><td>n/a</td><td>n/a</td><td>n/a</td><td>0</td></tr>"), "\(html)")
+        #expect(html.contains("no gold negative or neutral tweets"))
+    }
 }

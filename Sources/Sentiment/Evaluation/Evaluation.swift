@@ -26,25 +26,41 @@ public struct Evaluation: Sendable, Hashable {
     /// Examples counted.
     public var count: Int { confusion.joined().reduce(0, +) }
 
-    /// Of the examples whose gold label is `label`, the share predicted as `label` (0 when none).
+    /// Examples whose gold label is `label`: `recall(label)` is undefined when none.
+    public func support(_ label: SentimentLabel) -> Int {
+        confusion[label.index].reduce(0, +)
+    }
+
+    /// Examples predicted as `label`: `precision(label)` is undefined when none.
+    public func predictedCount(_ label: SentimentLabel) -> Int {
+        (0..<3).reduce(0) { $0 + confusion[$1][label.index] }
+    }
+
+    /// Of the examples whose gold label is `label`, the share predicted as
+    /// `label` (undefined when none, see `support`: then 0, and counted as 0 in
+    /// `macroRecall`).
     public func recall(_ label: SentimentLabel) -> Double {
-        let row = confusion[label.index].reduce(0, +)
+        let row = support(label)
         return row == 0 ? 0 : Double(confusion[label.index][label.index]) / Double(row)
     }
 
-    /// Of the examples predicted as `label`, the share whose gold label is `label` (0 when none).
+    /// Of the examples predicted as `label`, the share whose gold label is
+    /// `label` (undefined when none, see `predictedCount`: then 0).
     public func precision(_ label: SentimentLabel) -> Double {
-        let column = (0..<3).reduce(0) { $0 + confusion[$1][label.index] }
+        let column = predictedCount(label)
         return column == 0 ? 0 : Double(confusion[label.index][label.index]) / Double(column)
     }
 
-    /// Harmonic mean of precision and recall for `label` (0 when both are 0).
+    /// Harmonic mean of precision and recall for `label` (0 when both are 0;
+    /// undefined only when `label` is neither a gold label nor a prediction,
+    /// then 0 and counted as 0 in `macroF1`).
     public func f1(_ label: SentimentLabel) -> Double {
         let p = precision(label), r = recall(label)
         return p + r == 0 ? 0 : 2 * p * r / (p + r)
     }
 
-    /// The mean of the three per-class recalls: the SemEval task's metric.
+    /// The mean of the three per-class recalls: the SemEval task's metric,
+    /// over all three classes even when one has no gold examples.
     public var macroRecall: Double { SentimentLabel.allCases.map(recall).reduce(0, +) / 3 }
     /// The mean of the three per-class F1 scores.
     public var macroF1: Double { SentimentLabel.allCases.map(f1).reduce(0, +) / 3 }
