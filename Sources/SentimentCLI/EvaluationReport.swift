@@ -102,17 +102,26 @@ enum EvaluationReport {
         }
         heatmap += "</svg>"
         // Reliability diagram: accuracy against confidence per bin, with the diagonal.
-        let size = 300.0, pad = 40.0
+        let size = 300.0, pad = 48.0
         var reliability = ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(Int(size + 2 * pad))" height="\##(Int(size + 2 * pad))" role="img" aria-label="reliability diagram">"##
         reliability += ##"<rect x="\##(pad)" y="\##(pad)" width="\##(size)" height="\##(size)" fill="none" stroke="#999"/>"##
-        reliability += ##"<line x1="\##(pad)" y1="\##(pad + size)" x2="\##(pad + size)" y2="\##(pad)" stroke="#bbb" stroke-dasharray="4"/>"##
         for bin in e.reliability.bins where bin.count > 0 {
             let x = pad + bin.lower * size, width = (bin.upper - bin.lower) * size
             let height = bin.accuracy * size
             reliability += ##"<rect x="\##(x)" y="\##(pad + size - height)" width="\##(width - 1)" height="\##(height)" fill="#4a7bd1" opacity="0.8"><title>\##(bin.count) tweets, confidence \##(String(format: "%.3f", bin.confidence)), accuracy \##(String(format: "%.3f", bin.accuracy))</title></rect>"##
+        }
+        reliability += ##"<line x1="\##(pad)" y1="\##(pad + size)" x2="\##(pad + size)" y2="\##(pad)" stroke="#555" stroke-dasharray="4"/>"##
+        for bin in e.reliability.bins where bin.count > 0 {
             reliability += ##"<circle cx="\##(pad + bin.confidence * size)" cy="\##(pad + size - bin.accuracy * size)" r="3" fill="#d14a4a"/>"##
         }
-        reliability += ##"<text x="\##(pad + size / 2)" y="\##(pad + size + 30)" text-anchor="middle">confidence</text>"##
+        for tick in [0.0, 0.25, 0.5, 0.75, 1] {
+            let x = pad + tick * size, y = pad + size - tick * size, label = String(format: "%g", tick)
+            reliability += ##"<line x1="\##(x)" y1="\##(pad + size)" x2="\##(x)" y2="\##(pad + size + 4)" stroke="#999"/>"##
+            reliability += ##"<text x="\##(x)" y="\##(pad + size + 16)" text-anchor="middle" font-size="11">\##(label)</text>"##
+            reliability += ##"<line x1="\##(pad - 4)" y1="\##(y)" x2="\##(pad)" y2="\##(y)" stroke="#999"/>"##
+            reliability += ##"<text x="\##(pad - 6)" y="\##(y + 4)" text-anchor="end" font-size="11">\##(label)</text>"##
+        }
+        reliability += ##"<text x="\##(pad + size / 2)" y="\##(pad + size + 34)" text-anchor="middle">confidence</text>"##
         reliability += ##"<text x="12" y="\##(pad + size / 2)" transform="rotate(-90 12 \##(pad + size / 2))" text-anchor="middle">accuracy</text>"##
         reliability += "</svg>"
         var rows = ""
@@ -135,7 +144,7 @@ enum EvaluationReport {
             <tr><td>expected calibration error</td><td>\(String(format: "%.4f", e.expectedCalibrationError))</td></tr></table>
             <h2>Per class</h2><table><tr><th>class</th><th>precision</th><th>recall</th><th>F1</th><th>support</th></tr>\(rows)</table>\(note)
             <div class="figures"><figure>\(heatmap)<figcaption>Confusion matrix: rows gold, columns predicted.</figcaption></figure>
-            <figure>\(reliability)<figcaption>Reliability: bars are accuracy per confidence bin, dots the mean confidence.</figcaption></figure></div>
+            <figure>\(reliability)<figcaption>Reliability of the top probability: bars are each bin's accuracy, dots its mean confidence (across) against its accuracy (up); on the dashed diagonal the two agree.</figcaption></figure></div>
             </body></html>
 
             """

@@ -179,4 +179,18 @@ struct EvalCommandTests {
         #expect(html.contains("<tr><td>neutral</td><td>n/a</td><td>n/a</td><td>n/a</td><td>0</td></tr>"), "\(html)")
         #expect(html.contains("no gold negative or neutral tweets"))
     }
+
+    @Test("The reliability diagram marks both axes from 0 to 1, so its bars and dots can be read")
+    func reliabilityDiagramHasAScale() throws {
+        let report = folder.appendingPathComponent("scale.html")
+        let run = try eval(["Models/default", labelled, "--report", report.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try String(contentsOfFile: report.path, encoding: .utf8)
+        let start = try #require(html.range(of: #"aria-label="reliability diagram""#))
+        let diagram = html[start.upperBound...].components(separatedBy: "</svg>")[0]
+        for tick in ["0", "0.25", "0.5", "0.75", "1"] {
+            // One label under the confidence axis and one beside the accuracy axis.
+            #expect(diagram.components(separatedBy: ">\(tick)</text>").count - 1 == 2, "tick \(tick)")
+        }
+    }
 }
