@@ -90,14 +90,17 @@ enum EvaluationReport {
             heatmap += ##"<text x="\##(150 + column * 90)" y="20" text-anchor="middle">\##(label.rawValue)</text>"##
         }
         for (row, gold) in labels.enumerated() {
-            let total = max(e.confusion[row].reduce(0, +), 1)
+            // A class with no gold tweets has counts (all 0) but no shares.
+            let support = e.support(gold), total = max(support, 1)
             heatmap += ##"<text x="95" y="\##(70 + row * 80)" text-anchor="end">\##(gold.rawValue)</text>"##
             for column in 0..<3 {
                 let share = Double(e.confusion[row][column]) / Double(total)
                 let x = 105 + column * 90, y = 30 + row * 80
                 heatmap += ##"<rect x="\##(x)" y="\##(y)" width="88" height="78" fill="rgb(\##(Int(255 - 200 * share)),\##(Int(255 - 140 * share)),255)" stroke="#999"/>"##
                 heatmap += ##"<text x="\##(x + 44)" y="\##(y + 40)" text-anchor="middle">\##(e.confusion[row][column])</text>"##
-                heatmap += ##"<text x="\##(x + 44)" y="\##(y + 58)" text-anchor="middle" font-size="11">\##(String(format: "%.0f%%", share * 100))</text>"##
+                if support > 0 {
+                    heatmap += ##"<text x="\##(x + 44)" y="\##(y + 58)" text-anchor="middle" font-size="11">\##(String(format: "%.0f%%", share * 100))</text>"##
+                }
             }
         }
         heatmap += "</svg>"

@@ -193,4 +193,21 @@ struct EvalCommandTests {
             #expect(diagram.components(separatedBy: ">\(tick)</text>").count - 1 == 2, "tick \(tick)")
         }
     }
+
+    @Test("A gold class with no tweets has no row shares in the heatmap, not 0% of nothing")
+    func heatmapRowOfAnAbsentClassHasNoShares() throws {
+        let positives = folder.appendingPathComponent("positives.tsv")
+        try "label\ttext\npositive\tI love this so much, best day ever :)\npositive\tthe meeting is at 3pm\n"
+            .write(to: positives, atomically: false, encoding: .utf8)
+        let report = folder.appendingPathComponent("heatmap.html")
+        let run = try eval(["Models/default", positives.path, "--report", report.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try String(contentsOfFile: report.path, encoding: .utf8)
+        let heatmap = try #require(html.components(separatedBy: #"aria-label="confusion matrix""#).dropFirst().first?
+            .components(separatedBy: "</svg>").first)
+        let shares = heatmap.matches(of: #/>(\d+)%</text>/#).map { Int($0.output.1)! }
+        #expect(shares.count == 3, "only the positive row has shares: \(shares)")
+        #expect(shares.reduce(0, +) == 100, "\(shares)")
+        #expect(heatmap.components(separatedBy: #"fill="rgb("#).count - 1 == 9, "nine cells all the same")
+    }
 }
