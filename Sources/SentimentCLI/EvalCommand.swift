@@ -13,7 +13,9 @@ struct EvalCommand: ParsableCommand {
             and the expected calibration error with a reliability table. A metric \
             with nothing to count is n/a (null in JSON): the recall of a class no \
             gold label names, the precision of one never predicted; macro-recall and \
-            macro-F1 still average all three classes and count it as 0.
+            macro-F1 still average all three classes and count it as 0. Tweets the \
+            language test puts in another language are scored with the model's \
+            label (which classify withholds) and counted under the data line.
 
             Examples:
               sentiment eval ../shared/data/semeval/dev.tsv

@@ -210,4 +210,22 @@ struct EvalCommandTests {
         #expect(shares.reduce(0, +) == 100, "\(shares)")
         #expect(heatmap.components(separatedBy: #"fill="rgb("#).count - 1 == 9, "nine cells all the same")
     }
+
+    @Test("Tweets in another language are counted and said to be scored, since classify gives them no label")
+    func otherLanguageTweetsAreCounted() throws {
+        let mixed = folder.appendingPathComponent("mixed.tsv")
+        try "label\ttext\npositive\tI love this so much, best day ever :)\npositive\tQué día tan bonito, me encanta\nnegative\tworst day ever :(\n"
+            .write(to: mixed, atomically: false, encoding: .utf8)
+        let run = try eval(["Models/default", mixed.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.outputLines.contains("data  \(mixed.path) (3 tweets)"), "\(run.output)")
+        #expect(run.outputLines.contains("      1 in another language, scored all the same (classify gives such tweets no label)"),
+                "\(run.output)")
+        let object = try json(try eval(["Models/default", "--json", mixed.path]))
+        #expect(object["other_language"] as? Int == 1, "\(object)")
+
+        let english = try json(try eval(["Models/default", "--json", labelled]))
+        #expect(english["other_language"] as? Int == 0, "\(english)")
+        #expect(!(try eval(["Models/default", labelled])).output.contains("another language"))
+    }
 }

@@ -6,6 +6,10 @@ public struct Evaluation: Sendable, Hashable {
     public private(set) var confusion: [[Int]] = Array(repeating: [0, 0, 0], count: 3)
     /// Calibration of the top probability.
     public private(set) var reliability = ReliabilityTable()
+    /// Examples whose language is not supported (`Language.isSupported`):
+    /// counted in every metric with the model's label, which `sentiment
+    /// classify` withholds from them.
+    public private(set) var otherLanguage = 0
 
     /// An empty evaluation.
     public init() {}
@@ -21,6 +25,7 @@ public struct Evaluation: Sendable, Hashable {
         confusion[gold.index][prediction.label.index] += 1
         let top = prediction.probabilities.argmax
         reliability.add(confidence: prediction.probabilities[top], correct: top == gold)
+        if !prediction.language.isSupported { otherLanguage += 1 }
     }
 
     /// Examples counted.
