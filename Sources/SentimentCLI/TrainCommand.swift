@@ -33,7 +33,7 @@ struct TrainCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Directory to write the model to.", valueName: "dir"))
     var out: String
 
-    @Option(name: .customLong("fold-order"), help: "How examples are dealt into folds: chronological (blocks in tweet-id order; stratified when a file has no id column) or stratified.")
+    @Option(name: .customLong("fold-order"), help: "How examples are dealt into folds: chronological (blocks in tweet-id order; stratified, with a warning, when an example has no numeric id) or stratified.")
     var foldOrder: FoldOrder = TrainingOptions().foldOrder
 
     @Option(help: "Scores the temperature is fitted to: forward (fold k scored by a model of the folds before it; needs chronological folds) or pooled (the usual cross-validation).")

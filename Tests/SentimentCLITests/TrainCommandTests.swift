@@ -145,6 +145,26 @@ struct TrainCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    @Test("Folds that cannot be cut as asked are reported: too few examples for --folds, or an example without a tweet id for chronological folds")
+    func foldsNotCutAsAskedAreReported() throws {
+        let (tooFew, _) = try train("too-few", ["--folds", "10"])
+        #expect(tooFew.status == 0, "\(tooFew.stderr)")
+        #expect(tooFew.stderr.contains("no cross-validation: 10 folds need at least 30 examples, the data has 16"), "\(tooFew.stderr)")
+
+        let lines = try String(contentsOfFile: labelled, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let noID = folder.appendingPathComponent("no-id.tsv")
+        try ([lines[0], "x" + lines[1].drop { $0 != "\t" }] + lines.dropFirst(2)).joined(separator: "\n")
+            .write(to: noID, atomically: false, encoding: .utf8)
+        let run = try SentimentExecutable.run(["train", "--train", noID.path, "--out", folder.appendingPathComponent("no-id").path,
+                                               "--bucket-bits", "14", "--folds", "3", "--threads", "2"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("stratified folds: 1 example has no numeric tweet id"), "\(run.stderr)")
+        #expect(!run.stderr.contains("forward chaining"), "\(run.stderr)")
+
+        let (chronological, _) = try train("chronological")
+        #expect(chronological.stderr.contains("featurizing 16 examples (3 chronological folds, 2 threads)"), "\(chronological.stderr)")
+    }
+
     @Test("A missing --dev file or an --out that is a file stops the run before training, exit 66 and 73")
     func checkedBeforeTraining() throws {
         let (noDev, _) = try train("m4", ["--dev", folder.appendingPathComponent("none.tsv").path])

@@ -69,7 +69,18 @@ public struct Trainer: Sendable {
         // the model ships with, so training and scoring agree.
         let foldLexicons = folds >= 2 && options.learnsLexicon ? (0..<folds).map { counts.lexicon(excluding: $0) } : [Lexicon](repeating: fullLexicon, count: folds)
         let extractors = foldLexicons.map { FeatureExtractor(settings: settings, lexicon: $0) }
-        log("featurizing \(examples.count) examples (\(folds) fold\(folds == 1 ? "" : "s"), \(threads) threads)")
+        // Say so when the folds cannot be what the options asked for.
+        if options.folds >= 2, folds == 1 {
+            log("no cross-validation: \(options.folds) folds need at least \(options.folds * 3) examples, the data has \(examples.count)")
+        }
+        let chronological = folds >= 2 && Self.isChronological(examples, order: options.foldOrder)
+        if folds >= 2, options.foldOrder == .chronological, !chronological {
+            let missing = examples.count { $0.id == nil }
+            log("stratified folds: \(missing) example\(missing == 1 ? " has" : "s have") no numeric tweet id, so the folds cannot follow time"
+                + (options.calibration == .forward ? " and the temperature is fitted to pooled scores" : ""))
+        }
+        let foldKind = folds < 2 ? "1 fold" : "\(folds) \(chronological ? "chronological" : "stratified") folds"
+        log("featurizing \(examples.count) examples (\(foldKind), \(threads) threads)")
         var set = TrainingSet.build(examples, threads: threads, extractor: { extractors[fold[$0]] },
                                     options: settings.tokenizerOptions, seed: settings.hashSeed)
         let (mean, scale) = set.denseMoments()
