@@ -53,6 +53,19 @@ struct TrainingTests {
         }
     }
 
+    @Test("A fit whose loss is not a finite number stops training instead of giving a model of untrained weights",
+          arguments: [1e300, Double.greatestFiniteMagnitude])
+    func divergedFitFails(charWeight: Double) throws {
+        var options = Fixtures.smallOptions
+        options.features.charGroupWeight = charWeight
+        #expect {
+            try Trainer(options: options).train(Fixtures.sample)
+        } throws: { error in
+            guard case .diverged? = error as? TrainingError else { return false }
+            return "\(error)".contains("not a finite number")
+        }
+    }
+
     @Test("Training on examples of one class fails: a model needs two classes to tell apart")
     func oneClassFails() throws {
         let positives = Fixtures.sample.filter { $0.label == .positive }

@@ -42,7 +42,8 @@ public struct Trainer: Sendable {
     ///   (see `TrainingOptions.validate`);
     ///   `TrainingError.noExamples` for an empty set, `TrainingError.oneClass`
     ///   when every example has the same label (such a model would give that
-    ///   label probability 1 whatever the text).
+    ///   label probability 1 whatever the text), `TrainingError.diverged` when
+    ///   a fit's loss or weights are not finite numbers.
     public func train(_ examples: [LabeledExample], name: String = "default", version: String = "1.0.0",
                       trainFile: String = "", trainSHA256: String = "", command: String = "",
                       log: (String) -> Void = { _ in }) throws -> Result {
@@ -101,8 +102,8 @@ public struct Trainer: Sendable {
             for k in 0..<folds {
                 let trainRows = (0..<examples.count).filter { fold[$0] != k }
                 let testRows = (0..<examples.count).filter { fold[$0] == k }
-                let (logits, report) = fitAndScore(set: set, trainRows: trainRows, testRows: testRows,
-                                                   classWeights: classWeights, threads: threads)
+                let (logits, report) = try fitAndScore(set: set, trainRows: trainRows, testRows: testRows,
+                                                       classWeights: classWeights, threads: threads, name: "fold \(k + 1) fit")
                 log("fold \(k + 1)/\(folds): \(report.iterations) iterations, objective \(String(format: "%.5f", report.objective))")
                 for (j, i) in testRows.enumerated() {
                     outOfFold[(3 * i)..<(3 * i + 3)] = logits[(3 * j)..<(3 * j + 3)]
@@ -111,7 +112,7 @@ public struct Trainer: Sendable {
             let gold = examples.map(\.label)
             temperature = Calibration.fitTemperature(logits: outOfFold, gold: gold)
             if options.calibration == .forward, Self.isChronological(examples, order: options.foldOrder) {
-                let (forwardLogits, forwardRows) = forwardScores(set: set, fold: fold, folds: folds,
+                let (forwardLogits, forwardRows) = try forwardScores(set: set, fold: fold, folds: folds,
                                                                  classWeights: classWeights, threads: threads, log: log)
                 let forwardGold = forwardRows.map { gold[$0] }
                 let pooledTemperature = temperature
@@ -137,7 +138,7 @@ public struct Trainer: Sendable {
 
         // The final model on everything.
         let objective = makeObjective(set: set, rows: Array(0..<examples.count), classWeights: classWeights, threads: threads)
-        let (theta, report) = fit(objective)
+        let (theta, report) = try fit(objective, name: "final model")
         log("final model: \(report.iterations) iterations, \(report.evaluations) evaluations in \(String(format: "%.1f", report.seconds)) s, objective \(String(format: "%.5f", report.objective))")
 
         var weights = ModelWeights.zeros(bucketBits: settings.bucketBits, lexicon: fullLexicon)
@@ -146,6 +147,8 @@ public struct Trainer: Sendable {
         for c in 0..<3 { weights.bias[c] = Float(theta[objective.biasOffset + c]) }
         weights.denseMean = mean
         weights.denseScale = scale
+        // The sparse weights are the fitted ones times the naive Bayes scale, in Float.
+        guard weights.sparse.allSatisfy(\.isFinite) else { throw TrainingError.diverged(fit: "final model", objective: report.objective) }
 
         var metrics: [String: ModelManifest.MetricsRecord] = [:]
         if let cv = crossValidation {
@@ -170,14 +173,14 @@ public struct Trainer: Sendable {
     /// Forward chaining: for k = 1..<folds, a model trained on folds 0..<k
     /// scores fold k. Returns the scores (3 per row) and their rows.
     private func forwardScores(set: TrainingSet, fold: [Int], folds: Int, classWeights: [Double], threads: Int,
-                               log: (String) -> Void) -> (logits: [Double], rows: [Int]) {
+                               log: (String) -> Void) throws(TrainingError) -> (logits: [Double], rows: [Int]) {
         var logits: [Double] = []
         var rows: [Int] = []
         for k in 1..<folds {
             let trainRows = fold.indices.filter { fold[$0] < k }
             let testRows = fold.indices.filter { fold[$0] == k }
-            let (scores, report) = fitAndScore(set: set, trainRows: trainRows, testRows: testRows,
-                                               classWeights: classWeights, threads: threads)
+            let (scores, report) = try fitAndScore(set: set, trainRows: trainRows, testRows: testRows,
+                                                   classWeights: classWeights, threads: threads, name: "forward \(k) fit")
             log("forward \(k)/\(folds - 1): folds 1–\(k) → fold \(k + 1), \(report.iterations) iterations")
             logits += scores
             rows += testRows
@@ -188,9 +191,9 @@ public struct Trainer: Sendable {
     /// Fits a model on `trainRows` and scores `testRows` with it: three
     /// logits a test row, in order.
     private func fitAndScore(set: TrainingSet, trainRows: [Int], testRows: [Int], classWeights: [Double],
-                             threads: Int) -> (logits: [Double], report: LBFGS.Report) {
+                             threads: Int, name: String) throws(TrainingError) -> (logits: [Double], report: LBFGS.Report) {
         let objective = makeObjective(set: set, rows: trainRows, classWeights: classWeights, threads: threads)
-        let (theta, report) = fit(objective)
+        let (theta, report) = try fit(objective, name: name)
         var logits = [Double]()
         logits.reserveCapacity(3 * testRows.count)
         theta.withUnsafeBufferPointer { theta in
@@ -216,7 +219,10 @@ public struct Trainer: Sendable {
                                  buckets: buckets, threads: threads, scale: scale)
     }
 
-    private func fit(_ objective: LogisticObjective) -> ([Double], LBFGS.Report) {
+    /// Fits `objective` from zero weights; `name` ("fold 2 fit") is for the error.
+    ///
+    /// - Throws: `TrainingError.diverged` when the loss or a weight ends up NaN or infinite.
+    private func fit(_ objective: LogisticObjective, name: String) throws(TrainingError) -> ([Double], LBFGS.Report) {
         var theta = [Double](repeating: 0, count: objective.parameterCount)
         let optimizer = LBFGS(maxIterations: options.maxIterations, tolerance: options.tolerance)
         var evaluations = 0
@@ -227,6 +233,9 @@ public struct Trainer: Sendable {
         }
         report.evaluations = evaluations
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        guard report.objective.isFinite, theta.allSatisfy(\.isFinite) else {
+            throw .diverged(fit: name, objective: report.objective)
+        }
         return (theta, report)
     }
 
@@ -259,11 +268,17 @@ public enum TrainingError: Error, Sendable, CustomStringConvertible {
     case noExamples
     /// Every example has this label: a model needs at least two classes to tell apart.
     case oneClass(SentimentLabel)
+    /// A fit's loss (or a weight) became NaN or infinite, so the weights mean
+    /// nothing: options that scale the features or the loss beyond floating
+    /// point (a huge character weight or naive Bayes power) do this.
+    case diverged(fit: String, objective: Double)
 
     public var description: String {
         switch self {
         case .noExamples: "no training examples"
         case .oneClass(let label): "every training example is \(label.rawValue): training needs at least two classes"
+        case .diverged(let fit, let objective):
+            "training diverged: the \(fit)'s loss (\(objective)) or a weight is not a finite number; options too large for floating point, such as the character weight or the naive Bayes power, do this"
         }
     }
 }
