@@ -133,6 +133,29 @@ struct ModelFileTests {
         }
     }
 
+    @Test("Saving a model that cannot load (a NaN weight, a NaN metric) fails before writing, and the model saved there before stays as it was")
+    func failedSaveLeavesTheSavedModel() throws {
+        let model = try Fixtures.smallModel()
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        _ = try model.save(to: directory)
+        let files = try ["manifest.json", "weights.bin"].map { try Data(contentsOf: directory.appendingPathComponent($0)) }
+
+        var weights = model.weights
+        weights.dense[2] = .infinity
+        let broken = SentimentModel(manifest: model.manifest, weights: weights, directory: nil)
+        #expect(throws: ModelError.nonFiniteWeight(path: directory.appendingPathComponent("weights.bin").path,
+                                                   index: weights.sparse.count + 2)) {
+            try broken.save(to: directory)
+        }
+        var metric = Evaluation().record(file: "dev.tsv")
+        metric.macroRecall = .nan
+        #expect(throws: ModelError.self) { try model.save(to: directory, metrics: ["dev": metric]) }
+
+        #expect(try ["manifest.json", "weights.bin"].map { try Data(contentsOf: directory.appendingPathComponent($0)) } == files)
+        #expect(try SentimentModel.load(from: directory).id == model.id)
+    }
+
     @Test("A NaN weight saved with a matching checksum is refused on loading")
     func savedNaNIsRefused() throws {
         let model = try Fixtures.smallModel()

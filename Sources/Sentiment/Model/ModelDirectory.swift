@@ -80,6 +80,16 @@ enum ModelDirectory {
         manifest.lexiconBits = weights.lexicon.bits
         let weightsURL = directory.appendingPathComponent(weightsName)
         let manifestURL = directory.appendingPathComponent(manifestName)
+        // Encoded before either file is written: a manifest that cannot be
+        // (a NaN metric) must not leave new weights beside the old manifest.
+        let manifestJSON: Data
+        do {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            manifestJSON = try encoder.encode(manifest) + Data("\n".utf8)
+        } catch {
+            throw .writeFailed(path: manifestURL.path, reason: describe(error))
+        }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             try bytes.write(to: weightsURL, options: .atomic)
@@ -87,9 +97,7 @@ enum ModelDirectory {
             throw .writeFailed(path: weightsURL.path, reason: describe(error))
         }
         do {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            try (encoder.encode(manifest) + Data("\n".utf8)).write(to: manifestURL, options: .atomic)
+            try manifestJSON.write(to: manifestURL, options: .atomic)
         } catch {
             throw .writeFailed(path: manifestURL.path, reason: describe(error))
         }

@@ -4,11 +4,17 @@ extension SentimentModel {
     /// Writes the model to `directory` (created if needed): `weights.bin` and
     /// `manifest.json` with the weights' size and SHA-256. Returns the model as
     /// loaded back from there, so what is returned is exactly what was written.
+    /// A model that could not load (a NaN or infinite weight) or a manifest
+    /// that cannot be written (a NaN metric) fails before any file is written,
+    /// so a model already in `directory` stays as it was.
     ///
     /// - Parameter metrics: evaluation results to record in the manifest, by data set name.
     public func save(to directory: URL, metrics: [String: ModelManifest.MetricsRecord] = [:]) throws(ModelError) -> SentimentModel {
         var manifest = self.manifest
         manifest.metrics.merge(metrics) { $1 }
+        if let index = weights.firstNonFiniteIndex {
+            throw .nonFiniteWeight(path: directory.appendingPathComponent(ModelDirectory.weightsName).path, index: index)
+        }
         try ModelDirectory.save(manifest: manifest, weights: weights, to: directory)
         return try ModelDirectory.load(directory)
     }
