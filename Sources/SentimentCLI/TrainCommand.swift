@@ -110,7 +110,7 @@ struct TrainCommand: ParsableCommand {
         }
 
         // Everything a run needs is checked before minutes of training.
-        let examples = try readExamples(train)
+        let (examples, trainSHA256) = try readExamplesAndDigest(train)
         let devExamples = try dev.map(readExamples)
         if let reason = OutputDirectory.problem(out) {
             printError("cannot write the model to \(out): \(reason)")
@@ -120,7 +120,7 @@ struct TrainCommand: ParsableCommand {
         let result: Trainer.Result
         do {
             result = try Trainer(options: options).train(
-                examples, version: version, trainFile: train, trainSHA256: try fileSHA256(train),
+                examples, version: version, trainFile: train, trainSHA256: trainSHA256,
                 command: (["sentiment"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
                 log: { printError($0) })
         } catch let error as ModelError {
@@ -157,9 +157,14 @@ func readExamples(_ path: String) throws -> [LabeledExample] {
     }
 }
 
-/// The SHA-256 of a file, as lower-case hex.
-func fileSHA256(_ path: String) throws -> String {
-    try SentimentModel.sha256(ofFile: path)
+/// `readExamples` and the SHA-256 of the bytes read (a pipe cannot be read twice).
+func readExamplesAndDigest(_ path: String) throws -> (examples: [LabeledExample], sha256: String) {
+    do {
+        return try LabeledExample.readTSVAndDigest(path)
+    } catch {
+        printError("\(error)")
+        throw error.isMissing ? ExitCode.noInput : ExitCode.dataError
+    }
 }
 
 extension FoldOrder: ExpressibleByArgument {}

@@ -1,4 +1,5 @@
 import Foundation
+import Sentiment
 import Testing
 
 /// `sentiment train`, run as a subprocess on a small labelled file of made-up
@@ -163,6 +164,27 @@ struct TrainCommandTests {
 
         let (chronological, _) = try train("chronological")
         #expect(chronological.stderr.contains("featurizing 16 examples (3 chronological folds, 2 threads)"), "\(chronological.stderr)")
+    }
+
+    @Test("train reads its data from a pipe (a FIFO, as <(…) gives) and records the SHA-256 of what it read")
+    func trainsFromAPipe() throws {
+        let content = try Data(contentsOf: URL(fileURLWithPath: labelled))
+        let fifo = folder.appendingPathComponent("labelled.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            handle.write(content)
+            try? handle.close()
+        }
+        writer.start()
+        let out = folder.appendingPathComponent("piped")
+        let run = try SentimentExecutable.run(["train", "--train", fifo, "--out", out.path, "--bucket-bits", "14", "--folds", "3"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let manifest = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: out.appendingPathComponent("manifest.json"))) as? [String: Any])
+        let training = try #require(manifest["training"] as? [String: Any])
+        let digest = try SentimentModel.sha256(ofFile: labelled)
+        #expect(training["trainSHA256"] as? String == digest, "\(training)")
     }
 
     @Test("A missing --dev file or an --out that is a file stops the run before training, exit 66 and 73")

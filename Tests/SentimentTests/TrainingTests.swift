@@ -268,4 +268,28 @@ struct TrainingTests {
             return error.line == 3 && error.reason.contains("empty or blank text") && !error.isMissing
         }
     }
+
+    @Test("Reading a TSV from a pipe (a FIFO, as process substitution gives) reads its examples; a device is refused, not read forever")
+    func tsvFromAPipe() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let fifo = folder.appendingPathComponent("pipe.tsv").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            // Opening blocks until the reader opens the other end.
+            guard let handle = FileHandle(forWritingAtPath: fifo) else { return }
+            handle.write(Data("id\tlabel\ttext\n1\tpositive\tgreat\n2\tnegative\tawful\n".utf8))
+            try? handle.close()
+        }
+        writer.start()
+        let examples = try LabeledExample.readTSV(fifo)
+        #expect(examples.map(\.label) == [.positive, .negative])
+
+        #expect {
+            try LabeledExample.readTSV("/dev/zero")
+        } throws: { error in
+            guard let error = error as? DataFileError else { return false }
+            return error.isMissing && error.reason.contains("not a regular file or a pipe")
+        }
+    }
 }

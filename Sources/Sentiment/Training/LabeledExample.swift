@@ -45,20 +45,23 @@ extension LabeledExample {
     /// are read in any case ("Positive").
     ///
     /// - Throws: `DataFileError` naming the file and line: missing file, a
-    ///   directory, an unreadable file, no header columns, an unknown label, a
+    ///   directory or a device (a pipe is read), an unreadable file, no header columns, an unknown label, a
     ///   line with too few columns, an empty or blank text (`BlankText`),
     ///   invalid UTF-8.
     public static func readTSV(_ path: String) throws(DataFileError) -> [LabeledExample] {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw DataFileError(path: path, line: nil, reason: "no such file", isMissing: true)
-        }
-        guard !isDirectory.boolValue else {
-            throw DataFileError(path: path, line: nil, reason: "is a directory, not a file", isMissing: true)
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw DataFileError(path: path, line: nil, reason: "cannot read", isMissing: true)
-        }
+        try parseTSV(try readData(path), path: path)
+    }
+
+    /// `readTSV(_:)` and the SHA-256 (lower-case hex) of the bytes it read, for
+    /// a manifest to record what a model was trained on: a pipe can be read
+    /// only once, so the digest cannot come from reading the path again.
+    public static func readTSVAndDigest(_ path: String) throws(DataFileError) -> (examples: [LabeledExample], sha256: String) {
+        let data = try readData(path)
+        return (try parseTSV(data, path: path), ModelDirectory.sha256(data))
+    }
+
+    /// The examples in `data`, the bytes of the file at `path` (named in errors).
+    private static func parseTSV(_ data: Data, path: String) throws(DataFileError) -> [LabeledExample] {
         guard let content = String(data: data, encoding: .utf8) else {
             let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             let bad = lines.firstIndex { String(validating: $0, as: UTF8.self) == nil }
@@ -100,5 +103,29 @@ extension LabeledExample {
             examples.append(LabeledExample(text: String(fields[textColumn]), label: label, id: id))
         }
         return examples
+    }
+
+    /// The bytes of a regular file or a pipe (`<(…)`, a FIFO); a directory, a
+    /// device (which could be read forever) or an unreadable file is an error
+    /// with the reason.
+    private static func readData(_ path: String) throws(DataFileError) -> Data {
+        func failure(_ reason: String) -> DataFileError { DataFileError(path: path, line: nil, reason: reason, isMissing: true) }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw failure(errno == ENOENT ? "no such file" : "cannot read: \(String(cString: strerror(errno)))")
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG, S_IFIFO, S_IFSOCK: break
+        case S_IFDIR: throw failure("is a directory, not a file")
+        default: throw failure("not a regular file or a pipe")
+        }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw failure("cannot read: \(String(cString: strerror(errno)))") }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            return try handle.readToEnd() ?? Data()
+        } catch {
+            throw failure("cannot read: \(error.localizedDescription)")
+        }
     }
 }
