@@ -78,8 +78,15 @@ public struct Evaluation: Sendable, Hashable {
 }
 
 /// Confidence against accuracy in equal-width bins of the top probability.
+///
+/// Bin k holds confidences in [k/15, (k+1)/15): a confidence on an edge
+/// (0.4) goes to the bin above it, and 1 to the last bin, [14/15, 1]. With
+/// three classes the top probability is at least 1/3, so the five bins below
+/// it stay empty. "Correct" means the most probable class is the gold one,
+/// which is not always the decided label (`Prediction.label`), so the bins'
+/// accuracy is not the evaluation's accuracy.
 public struct ReliabilityTable: Sendable, Hashable {
-    /// Number of bins over [1/3, 1] … in practice over [0, 1]: 15 equal-width bins.
+    /// 15 equal-width bins over [0, 1].
     public static let binCount = 15
 
     /// One bin.
