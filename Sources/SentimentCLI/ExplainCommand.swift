@@ -8,16 +8,21 @@ struct ExplainCommand: ParsableCommand {
         commandName: "explain",
         abstract: "Show how the model sees a text and which features pushed each class.",
         discussion: """
-            Exit status: 0 success; 64 usage error (an empty text, --limit below 1); \
-            65 a malformed model; 66 a missing model; 74 standard output is closed.
+            TEXT `-` reads the text from standard input, all of it (one final line \
+            break dropped): for texts too long or awkward for an argument.
 
-            Example:
+            Exit status: 0 success; 64 usage error (an empty text, --limit below 1); \
+            65 a malformed model; 66 a missing model, or standard input closed or \
+            unreadable; 74 standard output is closed.
+
+            Examples:
               sentiment explain "the food was great but the service was awful :("
+              sentiment explain - < review.txt
             """)
 
     @OptionGroup var modelOptions: ModelOptions
 
-    @Argument(help: "The text to explain.")
+    @Argument(help: "The text to explain; - reads it from standard input.")
     var text: String
 
     @Option(help: "Features to list per class.")
@@ -25,16 +30,19 @@ struct ExplainCommand: ParsableCommand {
 
     func validate() throws {
         // `classify` answers a blank line with an error record; there is nothing to explain either.
-        guard !BlankText.isBlank(text) else { throw ValidationError("nothing to explain: the text is empty or blank") }
+        guard text == "-" || !BlankText.isBlank(text) else {
+            throw ValidationError("nothing to explain: the text is empty or blank")
+        }
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
     }
 
     func run() throws {
         try StandardStreams.requireOutput()
+        let text = try self.text == "-" ? Self.readStandardInput() : self.text
         let model = try modelOptions.loadModel()
         let explanation = model.explain(text, limit: limit)
         let prediction = explanation.prediction
-        var out = "text      \(text)\n"
+        var out = "text      \(TerminalText.oneLine(text))\n"
         out += "tokens    " + explanation.tokens.map { token in
             let marks = [token.flags.contains(.negated) ? "NEG" : nil, token.flags.contains(.elongated) ? "ELONG" : nil,
                          token.flags.contains(.allCaps) ? "CAPS" : nil, token.flags.contains(.negator) ? "NEGATOR" : nil]
@@ -54,5 +62,33 @@ struct ExplainCommand: ParsableCommand {
             }
         }
         print(out, terminator: "")
+    }
+
+    /// The whole of standard input as the text to explain: invalid UTF-8 read
+    /// as U+FFFD (said on standard error, as `classify` flags it), one final
+    /// line break dropped. Exits 66 when standard input is closed or cannot be
+    /// read, 64 when it holds nothing to explain.
+    private static func readStandardInput() throws -> String {
+        if StandardStreams.inputWasClosed {
+            printError("cannot read standard input: closed")
+            throw ExitCode.noInput
+        }
+        let data: Data
+        do {
+            data = try FileHandle.standardInput.readToEnd() ?? Data()
+        } catch {
+            printError("cannot read standard input: \((error as NSError).localizedDescription)")
+            throw ExitCode.noInput
+        }
+        var text = String(decoding: data, as: UTF8.self)
+        if String(data: data, encoding: .utf8) == nil {
+            printError("warning: standard input is not valid UTF-8; invalid bytes are read as U+FFFD")
+        }
+        if text.hasSuffix("\n") || text.hasSuffix("\r\n") { text.removeLast() }
+        guard !BlankText.isBlank(text) else {
+            printError("nothing to explain: standard input is empty or blank")
+            throw ExitCode.usage
+        }
+        return text
     }
 }

@@ -62,4 +62,39 @@ struct ExplainCommandTests {
         #expect(run.output.isEmpty)
         #expect(run.stderr.contains("nothing to explain") || run.stderr.contains("--limit"), "\(run.stderr)")
     }
+
+    @Test("explain - reads the text from standard input and explains it as it would the same argument")
+    func readsStandardInput() throws {
+        let text = "the food was great but the service was NOT good :("
+        let fromArgument = try explain([text])
+        let fromInput = try SentimentExecutable.run(["explain", "-"], input: text + "\n")
+        #expect(fromInput.status == 0, "\(fromInput.stderr)")
+        #expect(fromInput.output == fromArgument.output)
+    }
+
+    @Test("explain - takes a text longer than an argument can be, shown on one line")
+    func readsALongTextFromStandardInput() throws {
+        // Linux refuses a single argument over 128 KiB (MAX_ARG_STRLEN).
+        let paragraph = "The staff were friendly.\nThe room was clean but the wifi kept dropping. "
+        let text = String(repeating: paragraph, count: 3_000)
+        #expect(text.utf8.count > 200_000)
+        let run = try SentimentExecutable.run(["explain", "-", "--limit", "3"], input: text)
+        #expect(run.status == 0, "\(run.stderr)")
+        let first = try #require(run.outputLines.first)
+        #expect(first.hasPrefix("text      The staff were friendly. The room was clean"), "\(first.prefix(80))")
+        #expect(run.outputLines.contains { $0.hasPrefix("label     ") })
+    }
+
+    @Test("explain - with blank standard input is a usage error (64); invalid UTF-8 is explained with a warning")
+    func standardInputEdges() throws {
+        let blank = try SentimentExecutable.run(["explain", "-"], input: " \n\t\n")
+        #expect(blank.status == 64, "\(blank.stderr)")
+        #expect(blank.output.isEmpty)
+        #expect(blank.stderr.contains("nothing to explain: standard input is empty or blank"), "\(blank.stderr)")
+
+        let invalid = try SentimentExecutable.run(["explain", "-"], input: Data("great day ".utf8) + Data([0xFF, 0xFE]) + Data("\n".utf8))
+        #expect(invalid.status == 0, "\(invalid.stderr)")
+        #expect(invalid.stderr.contains("not valid UTF-8"), "\(invalid.stderr)")
+        #expect(invalid.outputLines.first == "text      great day \u{FFFD}\u{FFFD}")
+    }
 }
