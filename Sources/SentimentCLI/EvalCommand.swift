@@ -20,7 +20,7 @@ struct EvalCommand: ParsableCommand {
             Examples:
               sentiment eval ../shared/data/semeval/dev.tsv
               sentiment eval Models/default ../shared/data/semeval/dev.tsv
-              sentiment eval --model Models/default --report dev.html ../shared/data/semeval/dev.tsv
+              sentiment eval --report dev.html ../shared/data/semeval/dev.tsv
 
             Exit status: 0 success; 64 usage error; 65 a malformed data file (the \
             first line with too few columns, an unknown label, an empty or blank \

@@ -17,7 +17,8 @@ struct ServeCommand: AsyncParsableCommand {
             SENTIMENT_HOST, SENTIMENT_PORT, SENTIMENT_DB, SENTIMENT_MODEL, \
             SENTIMENT_LOG_LEVEL, X_API_URL, SENTIMENT_API_KEY, X_BEARER_TOKEN), then \
             the profile: dev (upstream http://127.0.0.1:8089, debug logs, no \
-            retries, loopback only), stage and prod (https://api.x.com only). The \
+            retries, loopback only), stage and prod (https://api.x.com by default; the X API URL must be \
+            https and not this machine). The \
             default profile is prod. Listening beyond loopback requires \
             SENTIMENT_API_KEY, which DELETE /v1/history then needs.
 
@@ -32,7 +33,7 @@ struct ServeCommand: AsyncParsableCommand {
 
             Examples:
               sentiment serve --profile dev --port 8080
-              SENTIMENT_API_KEY=… sentiment serve --host 0.0.0.0 --db /var/lib/sentiment/tweets.sqlite
+              SENTIMENT_API_KEY=… sentiment serve --host 0.0.0.0 --db /var/lib/tweets.db
             """
     )
 
