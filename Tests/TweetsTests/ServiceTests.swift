@@ -127,23 +127,27 @@ struct ServiceTests {
 
     // MARK: - Paging
 
+    /// Every page of alice's timeline from `service`, following the cursors (at most `maxPages`).
+    private func allPages(_ service: TweetService, maxPages: Int = 20) async throws -> [[String]] {
+        var pages: [[String]] = []
+        var cursor: String?
+        repeat {
+            let page = try await service.timeline(username: "alice", cursor: cursor)
+            pages.append(page.tweets.map(\.id))
+            cursor = page.nextCursor
+        } while cursor != nil && pages.count < maxPages
+        return pages
+    }
+
     @Test("Cursors page through the whole timeline, fetching each source page once")
     func paging() async throws {
         try await withStore { store, _ async throws in
             let tweets = sampleTweets(11, by: alice)
             let source = FakeSource(users: [alice], tweets: tweets)
             let service = makeService(store, source: source, pageSize: 4)
-            var seen: [String] = []
-            var cursor: String?
-            var pages = 0
-            repeat {
-                let page = try await service.timeline(username: "alice", cursor: cursor)
-                seen += page.tweets.map(\.id)
-                cursor = page.nextCursor
-                pages += 1
-            } while cursor != nil && pages < 10
-            #expect(seen == tweets.map(\.id))
-            #expect(pages == 3)
+            let pages = try await allPages(service, maxPages: 10)
+            #expect(pages.flatMap { $0 } == tweets.map(\.id))
+            #expect(pages.count == 3)
             #expect(source.calls == 4) // one user lookup, three pages
         }
     }
@@ -155,13 +159,7 @@ struct ServiceTests {
             let archive = ArchiveSource(contents: ArchiveContents(users: [alice], tweets: tweets))
             let offline = makeService(store, source: nil, pageSize: pageSize)
             for service in [makeService(store, source: archive, pageSize: pageSize), offline] {
-                var pages: [[String]] = []
-                var cursor: String?
-                repeat {
-                    let page = try await service.timeline(username: "alice", cursor: cursor)
-                    pages.append(page.tweets.map(\.id))
-                    cursor = page.nextCursor
-                } while cursor != nil && pages.count < 20
+                let pages = try await allPages(service)
                 #expect(pages.flatMap { $0 } == tweets.map(\.id))
                 #expect(pages.count == (6 + pageSize - 1) / pageSize, "pages of \(pageSize): \(pages)")
                 #expect(pages.allSatisfy { !$0.isEmpty }, "pages of \(pageSize): \(pages)")
@@ -177,15 +175,7 @@ struct ServiceTests {
                 + [Tweet(id: "3", authorID: "", text: "older", createdAt: referenceDate - 1)]
             let source = ArchiveSource(contents: ArchiveContents(tweets: tweets), owner: "alice")
             let service = makeService(store, source: source, pageSize: pageSize)
-            var seen: [String] = []
-            var cursor: String?
-            var pages = 0
-            repeat {
-                let page = try await service.timeline(username: "alice", cursor: cursor)
-                seen += page.tweets.map(\.id)
-                cursor = page.nextCursor
-                pages += 1
-            } while cursor != nil && pages < 20
+            let seen = try await allPages(service).flatMap { $0 }
             #expect(seen == ["1002", "1001", "120", "99", "98", "7", "3"])
         }
     }
