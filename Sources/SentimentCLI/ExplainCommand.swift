@@ -80,10 +80,9 @@ struct ExplainCommand: ParsableCommand {
             printError("cannot read standard input: \((error as NSError).localizedDescription)")
             throw ExitCode.noInput
         }
-        var text = String(decoding: data, as: UTF8.self)
-        if String(data: data, encoding: .utf8) == nil {
-            printError("warning: standard input is not valid UTF-8; invalid bytes are read as U+FFFD")
-        }
+        let valid = String(validating: data, as: UTF8.self)
+        if valid == nil { printError("warning: standard input is not valid UTF-8; invalid bytes are read as U+FFFD") }
+        var text = valid ?? String(decoding: data, as: UTF8.self)
         if text.hasSuffix("\n") || text.hasSuffix("\r\n") { text.removeLast() }
         guard !BlankText.isBlank(text) else {
             printError("nothing to explain: standard input is empty or blank")

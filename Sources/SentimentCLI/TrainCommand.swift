@@ -149,18 +149,19 @@ struct TrainCommand: ParsableCommand {
 
 /// Reads a labelled TSV file, turning its errors into a message and an exit status.
 func readExamples(_ path: String) throws -> [LabeledExample] {
-    do {
-        return try LabeledExample.readTSV(path)
-    } catch {
-        printError("\(error)")
-        throw error.isMissing ? ExitCode.noInput : ExitCode.dataError
-    }
+    try reportingDataFileErrors { () throws(DataFileError) in try LabeledExample.readTSV(path) }
 }
 
 /// `readExamples` and the SHA-256 of the bytes read (a pipe cannot be read twice).
 func readExamplesAndDigest(_ path: String) throws -> (examples: [LabeledExample], sha256: String) {
+    try reportingDataFileErrors { () throws(DataFileError) in try LabeledExample.readTSVAndDigest(path) }
+}
+
+/// `read()`, with a data file's error printed and turned into 66 (missing or
+/// unreadable) or 65 (malformed).
+private func reportingDataFileErrors<T>(_ read: () throws(DataFileError) -> T) throws -> T {
     do {
-        return try LabeledExample.readTSVAndDigest(path)
+        return try read()
     } catch {
         printError("\(error)")
         throw error.isMissing ? ExitCode.noInput : ExitCode.dataError

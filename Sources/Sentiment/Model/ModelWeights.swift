@@ -19,11 +19,14 @@ struct ModelWeights: Sendable {
     static let classes = 3
     var buckets: Int { 1 << bucketBits }
 
+    /// The sections in their order in `weights.bin`.
+    var sections: [[Float]] { [sparse, dense, denseMean, denseScale, bias, lexicon.scores] }
+
     /// The first NaN or infinite value, counted across the sections in their
     /// order in `weights.bin` (as loading reports it), or nil when all are finite.
     var firstNonFiniteIndex: Int? {
         var offset = 0
-        for section in [sparse, dense, denseMean, denseScale, bias, lexicon.scores] {
+        for section in sections {
             if let index = section.firstIndex(where: { !$0.isFinite }) { return offset + index }
             offset += section.count
         }

@@ -40,7 +40,7 @@ enum WeightsFile {
         for value in [version, 3, UInt32(weights.bucketBits), UInt32(d), UInt32(weights.lexicon.bits), 0, 0] {
             withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
         }
-        for array in [weights.sparse, weights.dense, weights.denseMean, weights.denseScale, weights.bias, weights.lexicon.scores] {
+        for array in weights.sections {
             for value in array { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 } }
         }
         return bytes

@@ -111,7 +111,7 @@ public struct Trainer: Sendable {
             }
             let gold = examples.map(\.label)
             temperature = Calibration.fitTemperature(logits: outOfFold, gold: gold)
-            if options.calibration == .forward, Self.isChronological(examples, order: options.foldOrder) {
+            if options.calibration == .forward, chronological {
                 let (forwardLogits, forwardRows) = try forwardScores(set: set, fold: fold, folds: folds,
                                                                  classWeights: classWeights, threads: threads, log: log)
                 let forwardGold = forwardRows.map { gold[$0] }
