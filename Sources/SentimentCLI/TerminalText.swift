@@ -5,10 +5,18 @@
 /// screen, recolour it, retitle the window or move the cursor. So line breaks
 /// (runs of them, `\r\n` included) become one space, a tab a space, and every
 /// other control character (Unicode category Cc: C0, DEL, C1) U+FFFD "�", which
-/// shows that something was there.
+/// shows that something was there. So do the bidirectional embeddings,
+/// overrides and isolates (U+202A–U+202E, U+2066–U+2069): a right-to-left
+/// override in a tweet would print the rest of its line backwards, so that
+/// "\u{202E}9.99$" reads as "$99.9" and a line says what it does not hold.
 enum TerminalText {
     /// What Swift counts as a line break (`Character.isNewline`): LF, VT, FF, CR, NEL, LS, PS.
     private static let lineBreaks: Set<Unicode.Scalar> = ["\n", "\u{0B}", "\u{0C}", "\r", "\u{85}", "\u{2028}", "\u{2029}"]
+
+    /// The bidirectional controls that reorder the text after them on the line.
+    private static func reorders(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
 
     /// `text` on one line with no control character.
     static func oneLine(_ text: String) -> String {
@@ -23,7 +31,7 @@ enum TerminalText {
             inLineBreak = false
             if scalar == "\t" {
                 result.append(" ")
-            } else if scalar.properties.generalCategory == .control {
+            } else if scalar.properties.generalCategory == .control || reorders(scalar) {
                 result.append("\u{FFFD}")
             } else {
                 result.append(scalar)
