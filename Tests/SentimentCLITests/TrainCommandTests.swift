@@ -113,6 +113,58 @@ struct TrainCommandTests {
         }
     }
 
+    /// A labelled file of `rows` made-up texts (words of random letters, the
+    /// polar classes each with a few words of their own), the same for a seed.
+    /// Unlike the sixteen fixture tweets it is big enough that BLAS kernels
+    /// summing a dot product in other orders end with other weights.
+    private func madeUpTrainingFile(rows: Int, seed: UInt64) throws -> URL {
+        var state = seed
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        let letters = Array("abcdefghijklmnopqrstuvwxyz")
+        let vocabulary = (0..<4_000).map { _ in String((0..<(3 + next(7))).map { _ in letters[next(26)] }) }
+        let labels = ["negative", "neutral", "positive"]
+        var lines = ["id\tlabel\ttext"]
+        for row in 0..<rows {
+            let label = next(3)
+            var words = (0..<(5 + next(10))).map { _ in vocabulary[next(vocabulary.count)] }
+            if label != 1 { words.insert(vocabulary[(label == 0 ? 0 : 40) + next(40)], at: next(words.count)) }
+            lines.append("\(1_000 + row)\t\(labels[label])\t\(words.joined(separator: " "))")
+        }
+        let file = folder.appendingPathComponent("made-up-\(rows).tsv")
+        try (lines.joined(separator: "\n") + "\n").write(to: file, atomically: false, encoding: .utf8)
+        return file
+    }
+
+    /// OpenBLAS picks a kernel for the processor it finds (`OPENBLAS_CORETYPE`
+    /// overrides the choice); with a BLAS other than OpenBLAS the variable is
+    /// ignored and the check holds trivially. With L-BFGS's sums in BLAS, these
+    /// three kernels wrote three different weight files from this data.
+    @Test("Training writes the same weights whatever BLAS kernel the processor gets, so a model is reproducible on any machine")
+    func trainingIgnoresTheBLASKernel() throws {
+        let data = try madeUpTrainingFile(rows: 1_000, seed: 7)
+        var weights: [String: Data] = [:]
+        for core in ["Haswell", "Prescott", "SkylakeX"] {
+            let out = folder.appendingPathComponent("kernel-\(core)")
+            let run = try SentimentExecutable.run(["train", "--train", data.path, "--out", out.path, "--bucket-bits", "14",
+                                                   "--folds", "3", "--threads", "2"], environment: ["OPENBLAS_CORETYPE": core])
+            #expect(run.status == 0, "\(run.stderr)")
+            weights[core] = try Data(contentsOf: out.appendingPathComponent("weights.bin"))
+        }
+        #expect(weights["Haswell"]?.isEmpty == false)
+        #expect(weights["Haswell"] == weights["Prescott"] && weights["Haswell"] == weights["SkylakeX"])
+    }
+
+    @Test("Options that leave the fit unable to move exit 65 naming the reason, and no model is written")
+    func stalledTraining() throws {
+        let (run, out) = try train("stalled", ["--folds", "1", "--char-weight", "1e30", "--max-iterations", "5"])
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("training made no progress"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     @Test("A missing training file exits 66, a bad label 65, a bad option 64, and no model is written")
     func failures() throws {
         let noFile = try SentimentExecutable.run(["train", "--train", folder.appendingPathComponent("none.tsv").path,

@@ -66,6 +66,18 @@ struct TrainingTests {
         }
     }
 
+    @Test("A fit that takes no step stops training instead of giving a model of untrained weights")
+    func stalledFitFails() throws {
+        var options = Fixtures.smallOptions
+        options.features.charGroupWeight = 1e30
+        #expect {
+            try Trainer(options: options).train(Fixtures.sample)
+        } throws: { error in
+            guard case .stalled? = error as? TrainingError else { return false }
+            return "\(error)".contains("no step lowered")
+        }
+    }
+
     @Test("Training on examples of one class fails: a model needs two classes to tell apart")
     func oneClassFails() throws {
         let positives = Fixtures.sample.filter { $0.label == .positive }
@@ -161,6 +173,41 @@ struct TrainingTests {
         }
         #expect(report.objective < 1e-8)
         for i in 0..<5 { #expect(abs(x[i] - target[i]) < 1e-4) }
+    }
+
+    @Test("The fixed-order vector arithmetic agrees with plain sums at every length around its eight lanes")
+    func fixedOrderVectorArithmetic() {
+        var generator = SplitMix64(seed: 3)
+        for n in [0, 1, 7, 8, 9, 15, 16, 17, 1_000] {
+            let a = (0..<n).map { _ in Double.random(in: -1...1, using: &generator) }
+            let b = (0..<n).map { _ in Double.random(in: -1...1, using: &generator) }
+            let plain = zip(a, b).reduce(0) { $0 + $1.0 * $1.1 }
+            #expect(abs(FixedOrderVector.dot(a, b) - plain) <= 1e-12 * Double(max(n, 1)), "n = \(n)")
+            var y = b
+            FixedOrderVector.axpy(0.5, a, &y)
+            #expect(y == zip(a, b).map { 0.5 * $0 + $1 }, "n = \(n)")
+            FixedOrderVector.scale(&y, -2)
+            #expect(y == zip(a, b).map { -2 * (0.5 * $0 + $1) }, "n = \(n)")
+        }
+    }
+
+    @Test("L-BFGS reports the steps it took, and none when no step lowers the objective")
+    func lbfgsCountsSteps() {
+        var x = [1.0, -2.0]
+        let moving = LBFGS(maxIterations: 50).minimize(&x) { x, gradient in
+            gradient = x.map { 2 * $0 }
+            return x.reduce(0) { $0 + $1 * $1 }
+        }
+        #expect(moving.steps > 0)
+
+        // A loss whose slope points downhill but that rises wherever it is taken.
+        var start = [0.0]
+        let stuck = LBFGS(maxIterations: 50).minimize(&start) { x, gradient in
+            gradient = [1]
+            return x[0] == 0 ? 0 : 1
+        }
+        #expect(stuck.steps == 0)
+        #expect(start == [0])
     }
 
     @Test("Reading a TSV without a text column names the file and line 1")

@@ -1,9 +1,8 @@
-import CBLAS
-
 /// Limited-memory BFGS with a backtracking (Armijo) line search: a
 /// deterministic, well-understood optimizer for smooth convex objectives such
-/// as L2-regularized logistic regression. Vector operations run through BLAS
-/// (`cblas_ddot`, `cblas_daxpy`): the parameter vectors have millions of entries.
+/// as L2-regularized logistic regression. Its vector arithmetic is
+/// `FixedOrderVector`'s, not BLAS's, so a fit gives the same bits on every
+/// processor.
 struct LBFGS {
     /// Correction pairs kept.
     var memory = 10
@@ -18,6 +17,9 @@ struct LBFGS {
         var iterations: Int
         var objective: Double
         var converged: Bool
+        /// Steps the line search accepted: 0 when no step from the start lowered
+        /// the objective, so `x` is where it began.
+        var steps: Int
         /// Objective evaluations (filled by the caller that counts them).
         var evaluations = 0
         /// Seconds spent (filled by the caller).
@@ -36,6 +38,7 @@ struct LBFGS {
         var alpha = [Double](repeating: 0, count: memory)
         var candidate = [Double](repeating: 0, count: n)
         var candidateGradient = [Double](repeating: 0, count: n)
+        var steps = 0
         for iteration in 1...maxIterations {
             // Two-loop recursion: direction = −H·g.
             direction = gradient
@@ -72,7 +75,8 @@ struct LBFGS {
                 if newF.isFinite && newF <= f + 1e-4 * step * slope { accepted = true; break }
                 step *= 0.5
             }
-            guard accepted else { return Report(iterations: iteration, objective: f, converged: true) }
+            guard accepted else { return Report(iterations: iteration, objective: f, converged: true, steps: steps) }
+            steps += 1
             var sk = candidate, yk = candidateGradient
             axpy(-1, x, &sk)
             axpy(-1, gradient, &yk)
@@ -89,22 +93,16 @@ struct LBFGS {
             if history.count > window {
                 let old = history[history.count - 1 - window]
                 if (old - f) / max(abs(f), 1e-12) < tolerance {
-                    return Report(iterations: iteration, objective: f, converged: true)
+                    return Report(iterations: iteration, objective: f, converged: true, steps: steps)
                 }
             }
         }
-        return Report(iterations: maxIterations, objective: f, converged: false)
+        return Report(iterations: maxIterations, objective: f, converged: false, steps: steps)
     }
 
-    private func dot(_ a: [Double], _ b: [Double]) -> Double {
-        a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { b in cblas_ddot(Int32(a.count), a.baseAddress, 1, b.baseAddress, 1) } }
-    }
+    private func dot(_ a: [Double], _ b: [Double]) -> Double { FixedOrderVector.dot(a, b) }
 
-    private func axpy(_ alpha: Double, _ x: [Double], _ y: inout [Double]) {
-        x.withUnsafeBufferPointer { x in y.withUnsafeMutableBufferPointer { y in cblas_daxpy(Int32(x.count), alpha, x.baseAddress, 1, y.baseAddress, 1) } }
-    }
+    private func axpy(_ alpha: Double, _ x: [Double], _ y: inout [Double]) { FixedOrderVector.axpy(alpha, x, &y) }
 
-    private func scale(_ x: inout [Double], _ alpha: Double) {
-        x.withUnsafeMutableBufferPointer { cblas_dscal(Int32($0.count), alpha, $0.baseAddress, 1) }
-    }
+    private func scale(_ x: inout [Double], _ alpha: Double) { FixedOrderVector.scale(&x, alpha) }
 }

@@ -51,10 +51,6 @@ public struct Trainer: Sendable {
         try options.validate()
         guard let first = examples.first else { throw TrainingError.noExamples }
         guard examples.contains(where: { $0.label != first.label }) else { throw TrainingError.oneClass(first.label) }
-        // One BLAS thread, as scoring uses: L-BFGS's dot products then sum in
-        // the same order whether or not a model was loaded before in this
-        // process (OpenBLAS splits a threaded ddot into partial sums).
-        _ = BLASScorer.singleThreaded
         let threads = options.threads > 0 ? options.threads : ProcessInfo.processInfo.activeProcessorCount
         let settings = options.features
         let classCounts = SentimentLabel.allCases.map { label in examples.count { $0.label == label } }
@@ -221,7 +217,8 @@ public struct Trainer: Sendable {
 
     /// Fits `objective` from zero weights; `name` ("fold 2 fit") is for the error.
     ///
-    /// - Throws: `TrainingError.diverged` when the loss or a weight ends up NaN or infinite.
+    /// - Throws: `TrainingError.diverged` when the loss or a weight ends up NaN
+    ///   or infinite, `TrainingError.stalled` when no step lowered the loss.
     private func fit(_ objective: LogisticObjective, name: String) throws(TrainingError) -> ([Double], LBFGS.Report) {
         var theta = [Double](repeating: 0, count: objective.parameterCount)
         let optimizer = LBFGS(maxIterations: options.maxIterations, tolerance: options.tolerance)
@@ -236,6 +233,7 @@ public struct Trainer: Sendable {
         guard report.objective.isFinite, theta.allSatisfy(\.isFinite) else {
             throw .diverged(fit: name, objective: report.objective)
         }
+        guard report.steps > 0 else { throw .stalled(fit: name, objective: report.objective) }
         return (theta, report)
     }
 
@@ -272,6 +270,11 @@ public enum TrainingError: Error, Sendable, CustomStringConvertible {
     /// nothing: options that scale the features or the loss beyond floating
     /// point (a huge character weight or naive Bayes power) do this.
     case diverged(fit: String, objective: Double)
+    /// A fit took no step: from zero weights, no step along the descent
+    /// direction lowered the loss in floating point, so the weights would be
+    /// untrained (every class 1/3). Options that scale the features so far that
+    /// the loss cannot move (a huge character weight) do this.
+    case stalled(fit: String, objective: Double)
 
     public var description: String {
         switch self {
@@ -279,6 +282,8 @@ public enum TrainingError: Error, Sendable, CustomStringConvertible {
         case .oneClass(let label): "every training example is \(label.rawValue): training needs at least two classes"
         case .diverged(let fit, let objective):
             "training diverged: the \(fit)'s loss (\(objective)) or a weight is not a finite number; options too large for floating point, such as the character weight or the naive Bayes power, do this"
+        case .stalled(let fit, let objective):
+            "training made no progress: no step lowered the \(fit)'s loss from its start (\(objective)), so its weights would be untrained; options too large for floating point, such as the character weight or the naive Bayes power, do this"
         }
     }
 }
