@@ -153,6 +153,7 @@ let package = Package(
         .testTarget(
             name: "SentimentTests",
             dependencies: ["Sentiment"],
+            exclude: ["Fixtures"],  // read by path, beside the tests
             swiftSettings: swiftSettings
         ),
         .testTarget(

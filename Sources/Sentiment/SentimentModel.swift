@@ -16,13 +16,15 @@ import Foundation
 /// }
 /// ```
 ///
-/// The model is fitted to tweets. Some of its features grow with a text's
-/// length (the summed word polarities, the token count), so texts far longer
-/// than a tweet are outside what it has seen: from a few thousand characters
-/// on, the probabilities go to 0 and 1 and stop meaning what they say (7 KB
-/// of mixed positive, negative and neutral sentences scored p(positive)
-/// 1.00, and 200 KB of "I love this so much." p(neutral) 1.00). Classify
-/// long documents a sentence or paragraph at a time.
+/// The model is fitted to tweets. Its dense features (the summed word
+/// polarities, the token count, …) are held to the range they took over the
+/// training tweets (`ModelManifest.denseRange`), but its word and character
+/// n-grams still add up with a text's length, so texts far longer than a
+/// tweet are outside what it has seen: from a few thousand characters on,
+/// the probabilities go towards 0 and 1 and stop meaning what they say
+/// (7.9 KB of equal parts positive, negative and neutral sentences scored
+/// p(positive) 0.9997). Classify long documents a sentence or paragraph at
+/// a time.
 ///
 /// Scoring: texts are tokenized by the C tokenizer, turned into hashed word and
 /// character n-grams plus a small dense block, and scored by a multinomial
@@ -60,7 +62,7 @@ public struct SentimentModel: Sendable {
         self.directory = directory
         self.weights = weights
         self.scoring = ScoringWeights(weights)
-        self.extractor = FeatureExtractor(settings: manifest.features, lexicon: weights.lexicon)
+        self.extractor = FeatureExtractor(settings: manifest.features, lexicon: weights.lexicon, denseRange: manifest.denseRange)
         self.decision = Decision(manifest.decision)
         self.languageDetector = LanguageDetector(seed: manifest.features.hashSeed)
         self.fused = FusedScorer(extractor: extractor, scoring: scoring, languageDetector: languageDetector)
@@ -78,6 +80,10 @@ public struct SentimentModel: Sendable {
             "\(manifest.lexiconBits)",
             "\(d.temperature.bitPattern) " + d.classOffsets.map { "\($0.bitPattern)" }.joined(separator: " "),
         ]
+        // The dense range only when recorded, so the ids of models from before it stay as they were.
+        + (manifest.denseRange.map { range in
+            ["denseRange " + (range.min + range.max).map { "\($0.bitPattern)" }.joined(separator: " ")]
+        } ?? [])
         return SHA256.hash(data: Data(parts.joined(separator: "\n").utf8)).map { String(format: "%02x", $0) }.joined()
     }
 

@@ -67,6 +67,14 @@ enum Fixtures {
         return read(buffer.textBytes(of: 0))
     }
 
+    /// `model` with its dense range taken out of the manifest: its dense
+    /// values as the features define them, before the range holds them.
+    static func withoutRange(_ model: SentimentModel) -> SentimentModel {
+        var manifest = model.manifest
+        manifest.denseRange = nil
+        return SentimentModel(manifest: manifest, weights: model.weights, directory: nil)
+    }
+
     /// The value of dense feature `feature` for `text`, built feature by
     /// feature (`featurizeReference`) with `model`.
     static func dense(_ feature: DenseFeature, of text: String, model: SentimentModel) -> Float {

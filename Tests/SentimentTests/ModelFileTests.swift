@@ -37,7 +37,7 @@ struct ModelFileTests {
         var manifest = model.manifest
         manifest.features.contrastWords.toggle()
         #expect(SentimentModel(manifest: manifest, weights: model.weights, directory: nil).id != model.id)
-        #expect(try SentimentModel.loadDefault().id == "default@1.0.0+d45280c9")
+        #expect(try SentimentModel.loadDefault().id == "default@1.0.0+9cf91d10")
     }
 
     // MARK: Failures name the file

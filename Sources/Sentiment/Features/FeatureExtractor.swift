@@ -71,6 +71,9 @@ struct NamedRow: FeatureSink {
 struct FeatureExtractor: Sendable {
     let settings: FeatureSettings
     let lexicon: Lexicon
+    /// The training set's dense range the values are held to; nil while
+    /// training (and for models trained before ranges were recorded).
+    var denseRange: DenseRange? = nil
 
     private var mask: UInt64 { UInt64(settings.buckets - 1) }
 
@@ -89,7 +92,8 @@ struct FeatureExtractor: Sendable {
     }
 
     /// Writes the features of the tokens in `buffer` to `row` (cleared first)
-    /// and the `DenseFeature.count` raw dense values to `dense`.
+    /// and the `DenseFeature.count` raw dense values to `dense` (held to
+    /// `denseRange` when there is one).
     @inline(__always)
     func extract<Sink: FeatureSink>(_ buffer: TokenBuffer, into row: inout Sink, dense: UnsafeMutablePointer<Float>) {
         row.removeAll()
@@ -192,7 +196,7 @@ struct FeatureExtractor: Sendable {
         }
     }
 
-    /// The raw dense values (before standardization).
+    /// The raw dense values (before standardization), held to `denseRange`.
     private func fillDense(_ buffer: TokenBuffer, _ dense: UnsafeMutablePointer<Float>) {
         var counts = DenseCounts()
         for i in 0..<buffer.count {
@@ -202,6 +206,7 @@ struct FeatureExtractor: Sendable {
                        positive: positive, negative: negative)
         }
         counts.write(to: dense)
+        denseRange?.clamp(dense)
     }
 
     /// The lexicon's (positive, negative) scores of a token; (0, 0) for kinds it does not score.

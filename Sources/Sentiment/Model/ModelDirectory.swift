@@ -27,6 +27,9 @@ enum ModelDirectory {
             throw .malformedManifest(path: manifestURL.path, reason: "labels must be [\"negative\", \"neutral\", \"positive\"]")
         }
         let legacyColumn = try legacyDenseColumn(manifest.dense, path: manifestURL.path)
+        if let problem = manifest.denseRange?.problem {
+            throw .malformedManifest(path: manifestURL.path, reason: problem)
+        }
         guard manifest.decision.classOffsets.count == 3, manifest.decision.temperature > 0,
               manifest.decision.temperature.isFinite, manifest.decision.classOffsets.allSatisfy(\.isFinite)
         else {

@@ -26,6 +26,10 @@ public struct ModelManifest: Sendable, Hashable, Codable {
     public var features: FeatureSettings
     /// Names of the dense features, in column order.
     public var dense: [String]
+    /// The range of each dense feature over the training set, which scoring
+    /// holds texts to (`DenseRange`); absent in models trained before it was
+    /// recorded, whose dense values are used as they come.
+    public var denseRange: DenseRange? = nil
     /// log2 of the learned lexicon's size.
     public var lexiconBits: Int
     /// The weights file.

@@ -125,6 +125,7 @@ struct FusedScorer: Sendable {
         logits[2] = z2
 
         counts.write(to: dense)
+        extractor.denseRange?.clamp(dense)
 
         if let language = LanguageDetector.byScript(buffer.stats) { return language }
         return languageDetector.decide(hits: UnsafeBufferPointer(hits), accented: accented)

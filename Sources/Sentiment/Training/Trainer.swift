@@ -137,6 +137,8 @@ public struct Trainer: Sendable {
         let (theta, report) = try fit(objective, name: "final model")
         log("final model: \(report.iterations) iterations, \(report.evaluations) evaluations in \(String(format: "%.1f", report.seconds)) s, objective \(String(format: "%.5f", report.objective))")
 
+        let denseRange = TrainingSet.denseRange(examples, extractor: FeatureExtractor(settings: settings, lexicon: fullLexicon),
+                                                options: settings.tokenizerOptions, seed: settings.hashSeed)
         var weights = ModelWeights.zeros(bucketBits: settings.bucketBits, lexicon: fullLexicon)
         weights.sparse = objective.sparseWeights(theta)
         for k in 0..<(3 * DenseFeature.count) { weights.dense[k] = Float(theta[objective.denseOffset + k]) }
@@ -155,7 +157,7 @@ public struct Trainer: Sendable {
             format: ModelManifest.formatName, formatVersion: ModelManifest.currentFormatVersion,
             name: name, version: version,
             labels: SentimentLabel.allCases.map(\.rawValue),
-            features: settings, dense: DenseFeature.allCases.map(\.name), lexiconBits: options.lexiconBits,
+            features: settings, dense: DenseFeature.allCases.map(\.name), denseRange: denseRange, lexiconBits: options.lexiconBits,
             weights: .init(file: ModelDirectory.weightsName, bytes: 0, sha256: Self.weightsDigest(weights)),
             decision: Calibration.rule(temperature: temperature, priorExponent: priorExponent, priors: priors),
             training: .init(trainFile: trainFile, trainSHA256: trainSHA256, classCounts: classCounts, l2: options.l2,

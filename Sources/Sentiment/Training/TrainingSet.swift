@@ -70,6 +70,29 @@ struct TrainingSet: Sendable {
         return (mean, scale)
     }
 
+    /// The smallest and largest raw dense value of each feature over
+    /// `examples`, as `extractor` (the shipped model's: its lexicon is learned
+    /// from every example, where the training set's own dense values each saw
+    /// their fold's) computes them.
+    static func denseRange(_ examples: [LabeledExample], extractor: FeatureExtractor, options: UInt32, seed: UInt64) -> DenseRange {
+        let d = DenseFeature.count
+        guard !examples.isEmpty else { return DenseRange(min: [Float](repeating: 0, count: d), max: [Float](repeating: 0, count: d)) }
+        var lower = [Float](repeating: .infinity, count: d), upper = [Float](repeating: -.infinity, count: d)
+        let buffer = TokenBuffer()
+        var row = SparseRow()
+        var dense = [Float](repeating: 0, count: d)
+        for example in examples {
+            var text = example.text
+            text.withUTF8 { buffer.tokenize(UnsafeRawBufferPointer($0), options: options, seed: seed) }
+            dense.withUnsafeMutableBufferPointer { extractor.extract(buffer, into: &row, dense: $0.baseAddress!) }
+            for j in 0..<d {
+                lower[j] = min(lower[j], dense[j])
+                upper[j] = max(upper[j], dense[j])
+            }
+        }
+        return DenseRange(min: lower, max: upper)
+    }
+
     /// Standardizes the dense block in place.
     mutating func standardize(mean: [Float], scale: [Float]) {
         let d = DenseFeature.count
