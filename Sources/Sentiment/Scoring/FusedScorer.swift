@@ -142,6 +142,12 @@ struct FusedScorer: Sendable {
     }
 
     /// What `token` contributes: the table's entry for `key`.
+    ///
+    /// Every row and score it needs from memory is fetched first — the
+    /// unigram row (and the hashtag's and contrast feature's), the lexicon
+    /// slot, then each character n-gram's row — and summed after, so that a
+    /// fill waits for all of them at once rather than for each in turn. The
+    /// sums are taken in the same order as ever.
     @inline(never)
     private func entry(key: UInt64, token: ctk_token, contrast: Bool,
                        text: UnsafeRawBufferPointer, weights: UnsafePointer<Float>) -> TokenTable.Entry {
@@ -151,18 +157,18 @@ struct FusedScorer: Sendable {
         let kind = Int32(token.kind)
 
         let unigram = 3 * Int(extractor.bucket(FeatureHash.feature(negated ? .negatedWord : .word, token.hash)))
-        e.word = (weights[unigram], weights[unigram + 1], weights[unigram + 2])
-        e.wordCount = 1
+        Self.prefetchRow(weights + unigram)
+        var tag = -1
         if kind == Int32(CTK_HASHTAG.rawValue) {
-            let tag = 3 * Int(extractor.bucket(FeatureHash.feature(.hashtag, token.hash)))
-            e.word.0 += weights[tag]; e.word.1 += weights[tag + 1]; e.word.2 += weights[tag + 2]
-            e.wordCount = 2
+            tag = 3 * Int(extractor.bucket(FeatureHash.feature(.hashtag, token.hash)))
+            Self.prefetchRow(weights + tag)
         }
+        var contrastRow = -1
         if contrast, let feature = FeatureExtractor.contrastFeature(token) {
-            let row = 3 * Int(extractor.bucket(feature))
-            e.word.0 += weights[row]; e.word.1 += weights[row + 1]; e.word.2 += weights[row + 2]
-            e.wordCount += 1
+            contrastRow = 3 * Int(extractor.bucket(feature))
+            Self.prefetchRow(weights + contrastRow)
         }
+        extractor.prefetchLexiconScores(token)
 
         e.traits = .of(kind: token.kind, text: text)
         if kind == Int32(CTK_WORD.rawValue) {
@@ -189,6 +195,17 @@ struct FusedScorer: Sendable {
             }
             e.language = languageDetector.stopwordLanguage(token.hash)
             if e.language < 0, LanguageDetector.hasAccentedLatinLetter(text) { e.traits.insert(.accented) }
+        }
+
+        e.word = (weights[unigram], weights[unigram + 1], weights[unigram + 2])
+        e.wordCount = 1
+        if tag >= 0 {
+            e.word.0 += weights[tag]; e.word.1 += weights[tag + 1]; e.word.2 += weights[tag + 2]
+            e.wordCount = 2
+        }
+        if contrastRow >= 0 {
+            e.word.0 += weights[contrastRow]; e.word.1 += weights[contrastRow + 1]; e.word.2 += weights[contrastRow + 2]
+            e.wordCount += 1
         }
 
         (e.lexiconPositive, e.lexiconNegative) = extractor.lexiconScores(token)
