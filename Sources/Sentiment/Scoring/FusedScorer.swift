@@ -31,7 +31,9 @@ struct FusedScorer: Sendable {
     func score(_ buffer: TokenBuffer, cache: TokenCache,
                logits: UnsafeMutablePointer<Float>, dense: UnsafeMutablePointer<Float>) -> Language {
         scoring.sparse.withUnsafeBufferPointer { weights in
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: languageDetector.languageCount) { hits in
+            // One slot per stopword language, and one more that counts the
+            // other tokens (so the loop counts every token without a branch).
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: languageDetector.languageCount + 1) { hits in
                 hits.initialize(repeating: 0)
                 return score(buffer, cache: cache, weights: weights.baseAddress!, hits: hits, logits: logits, dense: dense)
             }
@@ -49,6 +51,7 @@ struct FusedScorer: Sendable {
         var c0: Float = 0, c1: Float = 0, c2: Float = 0, charFeatures = 0
         var counts = DenseCounts()
         var accented = 0
+        let otherSlot = hits.count - 1
 
         // Pass 1: every token's cache slot and bigram row, each fetch started
         // at once so the loads from memory overlap.
@@ -101,11 +104,11 @@ struct FusedScorer: Sendable {
             // Character group (zero for tokens other than words).
             c0 += e.char.0; c1 += e.char.1; c2 += e.char.2
             charFeatures += Int(e.charCount)
-            if e.language >= 0 {
-                hits[Int(e.language)] += 1
-            } else if e.traits.contains(.accented) {
-                accented += 1
-            }
+            // Whether a token is a stopword varies from token to token: count
+            // it without a branch, in the spare slot when it is not one.
+            let stopword = e.language >= 0
+            hits[stopword ? Int(e.language) : otherSlot] &+= 1
+            accented &+= !stopword && e.traits.contains(.accented) ? 1 : 0
             counts.add(kind: token.kind, flags: token.flags, traits: e.traits,
                        positive: e.lexiconPositive, negative: e.lexiconNegative)
         }
@@ -127,7 +130,7 @@ struct FusedScorer: Sendable {
         counts.write(to: dense)
 
         if let language = LanguageDetector.byScript(buffer.stats) { return language }
-        return languageDetector.decide(hits: UnsafeBufferPointer(hits), accented: accented)
+        return languageDetector.decide(hits: UnsafeBufferPointer(rebasing: hits[..<otherSlot]), accented: accented)
     }
 
     /// Starts fetching a weight row (three floats, 12 bytes). One row in
