@@ -661,6 +661,14 @@ static size_t ascii_letter(ctk_scanner *s, size_t i, uint8_t b)
     /* Cheap tests of the next byte keep ordinary words off the slow paths. */
     uint8_t l = (uint8_t)(b | 0x20);
     uint8_t next = i + 1 < s->n ? s->src[i + 1] : 0;
+    /* The pairs the switch below acts on, tested without branches first: a
+     * switch on the first letter is an indirect jump that varies from word to
+     * word, and mispredicts about as often. */
+    unsigned n2 = (unsigned)(next | 0x20);
+    unsigned maybe = ((l == 'h') & (n2 == 't')) | ((l == 'w') & (n2 == 'w')) |
+                     ((l == 'x') & ((next == 'D') | (next == 'P'))) |
+                     (((l == 't') | (l == 'o')) & ((next == '_') | (next == '.') | (next == '-')));
+    if (CTK_LIKELY(!maybe)) return word(s, i);
     size_t end;
     switch (l) {
     case 'h':

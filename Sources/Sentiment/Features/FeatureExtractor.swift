@@ -216,6 +216,13 @@ struct FeatureExtractor: Sendable {
         return lexicon.scores(of: key)
     }
 
+    /// Starts fetching the lexicon slot `lexiconScores(token)` will read.
+    @inline(__always)
+    func prefetchLexiconScores(_ token: ctk_token) {
+        guard let key = Self.lexiconKey(token) else { return }
+        lexicon.prefetchScores(of: key)
+    }
+
     /// The feature a token has in the scope of a "but" (`contrastWords`): the
     /// kinds the lexicon scores, negated ones apart; nil for other kinds.
     @inline(__always)

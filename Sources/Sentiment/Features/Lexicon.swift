@@ -1,3 +1,5 @@
+import CTokenizer
+
 /// A word-polarity lexicon learned from the training tweets: for each hashed
 /// word (negated words apart from plain ones), how much more often it appears
 /// in positive (and in negative) tweets than in the rest, as a smoothed
@@ -31,6 +33,13 @@ struct Lexicon: Sendable {
     func scores(of hash: UInt64) -> (positive: Float, negative: Float) {
         let slot = Self.slot(hash, bits: bits)
         return (scores[2 * slot], scores[2 * slot + 1])
+    }
+
+    /// Starts fetching the slot `scores(of: hash)` reads.
+    @inline(__always)
+    func prefetchScores(of hash: UInt64) {
+        let slot = Self.slot(hash, bits: bits)
+        scores.withUnsafeBufferPointer { ctk_prefetch($0.baseAddress! + 2 * slot) }
     }
 
     /// Smallest count at which a word gets a score.

@@ -31,7 +31,9 @@ struct FusedScorer: Sendable {
     func score(_ buffer: TokenBuffer, cache: TokenCache,
                logits: UnsafeMutablePointer<Float>, dense: UnsafeMutablePointer<Float>) -> Language {
         scoring.sparse.withUnsafeBufferPointer { weights in
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: languageDetector.languageCount) { hits in
+            // One slot per stopword language, and one more that counts the
+            // other tokens (so the loop counts every token without a branch).
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: languageDetector.languageCount + 1) { hits in
                 hits.initialize(repeating: 0)
                 return score(buffer, cache: cache, weights: weights.baseAddress!, hits: hits, logits: logits, dense: dense)
             }
@@ -49,6 +51,7 @@ struct FusedScorer: Sendable {
         var c0: Float = 0, c1: Float = 0, c2: Float = 0, charFeatures = 0
         var counts = DenseCounts()
         var accented = 0
+        let otherSlot = hits.count - 1
 
         // Pass 1: every token's cache slot and bigram row, each fetch started
         // at once so the loads from memory overlap.
@@ -69,7 +72,7 @@ struct FusedScorer: Sendable {
             if bigrams, i >= 1 {
                 let row = 3 * Int(extractor.bucket(FeatureHash.feature(.bigram, FeatureHash.combine(tokens[i - 1].hash, tokens[i].hash))))
                 bigramRows[i] = row
-                ctk_prefetch(weights + row)
+                Self.prefetchRow(weights + row)
             }
         }
 
@@ -101,11 +104,11 @@ struct FusedScorer: Sendable {
             // Character group (zero for tokens other than words).
             c0 += e.char.0; c1 += e.char.1; c2 += e.char.2
             charFeatures += Int(e.charCount)
-            if e.language >= 0 {
-                hits[Int(e.language)] += 1
-            } else if e.traits.contains(.accented) {
-                accented += 1
-            }
+            // Whether a token is a stopword varies from token to token: count
+            // it without a branch, in the spare slot when it is not one.
+            let stopword = e.language >= 0
+            hits[stopword ? Int(e.language) : otherSlot] &+= 1
+            accented &+= !stopword && e.traits.contains(.accented) ? 1 : 0
             counts.add(kind: token.kind, flags: token.flags, traits: e.traits,
                        positive: e.lexiconPositive, negative: e.lexiconNegative)
         }
@@ -128,10 +131,27 @@ struct FusedScorer: Sendable {
         extractor.denseRange?.clamp(dense)
 
         if let language = LanguageDetector.byScript(buffer.stats) { return language }
-        return languageDetector.decide(hits: UnsafeBufferPointer(hits), accented: accented)
+        return languageDetector.decide(hits: UnsafeBufferPointer(rebasing: hits[..<otherSlot]), accented: accented)
+    }
+
+    /// Starts fetching a weight row (three floats, 12 bytes). One row in
+    /// eight straddles two cache lines (rows start every 12 bytes, lines every
+    /// 64): fetching only the first left the third float, or the last two, to
+    /// wait for memory when the row was summed, so both ends are fetched (the
+    /// second fetch of a line already on its way costs next to nothing).
+    @inline(__always)
+    static func prefetchRow(_ row: UnsafePointer<Float>) {
+        ctk_prefetch(row)
+        ctk_prefetch(row + 2)
     }
 
     /// What `token` contributes: the table's entry for `key`.
+    ///
+    /// Every row and score it needs from memory is fetched first — the
+    /// unigram row (and the hashtag's and contrast feature's), the lexicon
+    /// slot, then each character n-gram's row — and summed after, so that a
+    /// fill waits for all of them at once rather than for each in turn. The
+    /// sums are taken in the same order as ever.
     @inline(never)
     private func entry(key: UInt64, token: ctk_token, contrast: Bool,
                        text: UnsafeRawBufferPointer, weights: UnsafePointer<Float>) -> TokenTable.Entry {
@@ -141,18 +161,18 @@ struct FusedScorer: Sendable {
         let kind = Int32(token.kind)
 
         let unigram = 3 * Int(extractor.bucket(FeatureHash.feature(negated ? .negatedWord : .word, token.hash)))
-        e.word = (weights[unigram], weights[unigram + 1], weights[unigram + 2])
-        e.wordCount = 1
+        Self.prefetchRow(weights + unigram)
+        var tag = -1
         if kind == Int32(CTK_HASHTAG.rawValue) {
-            let tag = 3 * Int(extractor.bucket(FeatureHash.feature(.hashtag, token.hash)))
-            e.word.0 += weights[tag]; e.word.1 += weights[tag + 1]; e.word.2 += weights[tag + 2]
-            e.wordCount = 2
+            tag = 3 * Int(extractor.bucket(FeatureHash.feature(.hashtag, token.hash)))
+            Self.prefetchRow(weights + tag)
         }
+        var contrastRow = -1
         if contrast, let feature = FeatureExtractor.contrastFeature(token) {
-            let row = 3 * Int(extractor.bucket(feature))
-            e.word.0 += weights[row]; e.word.1 += weights[row + 1]; e.word.2 += weights[row + 2]
-            e.wordCount += 1
+            contrastRow = 3 * Int(extractor.bucket(feature))
+            Self.prefetchRow(weights + contrastRow)
         }
+        extractor.prefetchLexiconScores(token)
 
         e.traits = .of(kind: token.kind, text: text)
         if kind == Int32(CTK_WORD.rawValue) {
@@ -164,7 +184,7 @@ struct FusedScorer: Sendable {
                     var n = 0
                     extractor.forEachCharNgram(text, negated: negatedChars) { bucket, _, _, _ in
                         let row = 3 * Int(bucket)
-                        ctk_prefetch(weights + row)
+                        Self.prefetchRow(weights + row)
                         rows[n] = row
                         n += 1
                     }
@@ -179,6 +199,17 @@ struct FusedScorer: Sendable {
             }
             e.language = languageDetector.stopwordLanguage(token.hash)
             if e.language < 0, LanguageDetector.hasAccentedLatinLetter(text) { e.traits.insert(.accented) }
+        }
+
+        e.word = (weights[unigram], weights[unigram + 1], weights[unigram + 2])
+        e.wordCount = 1
+        if tag >= 0 {
+            e.word.0 += weights[tag]; e.word.1 += weights[tag + 1]; e.word.2 += weights[tag + 2]
+            e.wordCount = 2
+        }
+        if contrastRow >= 0 {
+            e.word.0 += weights[contrastRow]; e.word.1 += weights[contrastRow + 1]; e.word.2 += weights[contrastRow + 2]
+            e.wordCount += 1
         }
 
         (e.lexiconPositive, e.lexiconNegative) = extractor.lexiconScores(token)
