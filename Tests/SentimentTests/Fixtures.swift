@@ -84,6 +84,23 @@ enum Fixtures {
         return workspace.dense[feature.rawValue]
     }
 
+    /// Saves `manifest` with `weights` to a temporary directory and loads it
+    /// back: the reason of the `ModelError.malformedManifest` that loading
+    /// fails with, or nil when it loads or fails otherwise.
+    static func malformedReason(loading manifest: ModelManifest, weights: ModelWeights) throws -> String? {
+        let directory = try temporaryDirectory()
+        defer { remove(directory) }
+        _ = try ModelDirectory.save(manifest: manifest, weights: weights, to: directory)
+        do {
+            _ = try SentimentModel.load(from: directory)
+            return nil
+        } catch ModelError.malformedManifest(_, let reason) {
+            return reason
+        } catch {
+            return nil
+        }
+    }
+
     /// A fresh temporary directory; the test removes it (`remove`) when done.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-tests-\(UUID().uuidString)")
