@@ -11,20 +11,24 @@
 /// data. With this arithmetic a training run gives the same bits on every
 /// x86-64 processor.
 enum FixedOrderVector {
-    /// Σ a[i]·b[i] over the shorter of the two.
+    /// Σ a[i]·b[i] over the shorter of the two: lane k (0…7) sums the
+    /// products at i ≡ k mod 8, the lanes fold as ((0+4)+(2+6)) + ((1+5)+(3+7)),
+    /// and the products past the last full eight are added last. Eight scalar
+    /// sums rather than a SIMD8 vector: the same additions (a vector's lanes
+    /// add one by one in IEEE arithmetic), and fast in debug builds too, where
+    /// the tests train.
     static func dot(_ a: [Double], _ b: [Double]) -> Double {
         a.withUnsafeBufferPointer { a in
             b.withUnsafeBufferPointer { b in
                 let n = min(a.count, b.count)
-                guard n > 0 else { return 0 }
-                let pa = UnsafeRawPointer(a.baseAddress!), pb = UnsafeRawPointer(b.baseAddress!)
-                let stride = MemoryLayout<Double>.stride
-                var lanes = SIMD8<Double>()
+                guard n > 0, let a = a.baseAddress, let b = b.baseAddress else { return 0 }
+                var s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0, s4 = 0.0, s5 = 0.0, s6 = 0.0, s7 = 0.0
                 var i = 0
                 while i + 8 <= n {
-                    let x = pa.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Double>.self)
-                    let y = pb.loadUnaligned(fromByteOffset: i * stride, as: SIMD8<Double>.self)
-                    lanes += x * y
+                    s0 += a[i] * b[i]; s1 += a[i + 1] * b[i + 1]
+                    s2 += a[i + 2] * b[i + 2]; s3 += a[i + 3] * b[i + 3]
+                    s4 += a[i + 4] * b[i + 4]; s5 += a[i + 5] * b[i + 5]
+                    s6 += a[i + 6] * b[i + 6]; s7 += a[i + 7] * b[i + 7]
                     i += 8
                 }
                 var tail = 0.0
@@ -32,9 +36,8 @@ enum FixedOrderVector {
                     tail += a[i] * b[i]
                     i += 1
                 }
-                let quarters = lanes.lowHalf + lanes.highHalf
-                let halves = quarters.lowHalf + quarters.highHalf
-                return (halves[0] + halves[1]) + tail
+                let even = (s0 + s4) + (s2 + s6), odd = (s1 + s5) + (s3 + s7)
+                return (even + odd) + tail
             }
         }
     }
