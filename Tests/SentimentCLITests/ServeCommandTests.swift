@@ -20,13 +20,16 @@ struct ServeCommandTests {
     }
 
     /// Waits until `file` holds a log line that `matches`, and returns it.
+    /// The file is read once more at the deadline: on a busy two-core machine
+    /// this task can wake only after it (other tests' synchronous processes
+    /// hold the test threads), and a line written meanwhile still counts.
     private func logLine(in file: URL, timeout: Duration, where matches: ([String: Any]) -> Bool) async throws -> [String: Any]? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let found = logLines(file).first(where: matches) { return found }
             try await Task.sleep(for: .milliseconds(50))
         }
-        return nil
+        return logLines(file).first(where: matches)
     }
 
     @Test("SIGTERM stops the server with exit status 0, a request's log line carries its id, and the database opens again")
@@ -47,7 +50,10 @@ struct ServeCommandTests {
         defer { if process.isRunning { process.terminate() } }
 
         let listening = try #require(try await logLine(in: errURL, timeout: .seconds(60)) { $0["message"] as? String == "listening" },
-                                     "the server never said it was listening")
+                                     """
+                                     the server never said it was listening (\(process.isRunning ? "still running" : "exited \(process.terminationStatus)")); \
+                                     its standard error: \(String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
+                                     """)
         let address = try #require(listening["address"] as? String)
         var request = URLRequest(url: try #require(URL(string: "\(address)/healthz")))
         request.setValue("trace-serve-1", forHTTPHeaderField: "X-Request-ID")
