@@ -230,19 +230,54 @@ static inline uint64_t ctk_load_acquire(const uint64_t *word) {
     return __atomic_load_n(word, __ATOMIC_ACQUIRE);
 }
 
-/** Stores `value` to `*word`; no earlier load or store moves after it. */
-static inline void ctk_store_release(uint64_t *word, uint64_t value) {
-    __atomic_store_n(word, value, __ATOMIC_RELEASE);
-}
-
 /** Replaces `*word` with `desired` if it still holds `expected`; true if it did. */
 static inline bool ctk_compare_exchange(uint64_t *word, uint64_t expected, uint64_t desired) {
     return __atomic_compare_exchange_n(word, &expected, desired, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
-/** No load before the fence moves after any load or store behind it. */
-static inline void ctk_fence_acquire(void) {
+/*
+ * The two halves of a sequence lock over `words` 64-bit words whose first
+ * word is the lock word (for the token table, the entry's key). Every word
+ * of the body is read and written with an atomic (relaxed) access, ordered
+ * by fences, as in Boehm's "Can seqlocks get along with programming language
+ * memory models?" (2012): with plain loads and stores instead, the compiler
+ * may split, merge, widen or reorder them — a Swift struct assignment into a
+ * slot was compiled to a 16-byte store of the entry's first bytes, key
+ * included, before the rest of the body, so a reader could see the new key
+ * over the old body and keep a torn entry. On x86-64 the relaxed accesses
+ * are plain moves and the fences emit no instruction; only the compiler is
+ * held back.
+ */
+
+/**
+ * Copies the `words` words at `slot` into `out` if the lock word held `key`
+ * before the copy and still holds it after; true if it did. `out` may be
+ * partly written when it returns false.
+ */
+static inline bool ctk_seqlock_read(const void *slot, uint64_t key, void *out, size_t words) {
+    const uint64_t *from = (const uint64_t *)slot;
+    uint64_t *to = (uint64_t *)out;
+    if (__atomic_load_n(&from[0], __ATOMIC_ACQUIRE) != key) return false;
+    for (size_t i = 1; i < words; i++) to[i] = __atomic_load_n(&from[i], __ATOMIC_RELAXED);
+    /* The body's loads complete before the lock word is read again. */
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    to[0] = key;
+    return __atomic_load_n(&from[0], __ATOMIC_RELAXED) == key;
+}
+
+/**
+ * Writes the `words` words at `in` to `slot`, whose lock word the caller has
+ * set to a "busy" value with `ctk_compare_exchange`: the body (words 1 on)
+ * first, then the lock word, `in`'s first word, last. The lock word holds
+ * "busy" throughout the body's stores: it is written by this one store only.
+ */
+static inline void ctk_seqlock_publish(void *slot, const void *in, size_t words) {
+    uint64_t *to = (uint64_t *)slot;
+    const uint64_t *from = (const uint64_t *)in;
+    /* The claim is visible before any store of the body. */
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    for (size_t i = 1; i < words; i++) __atomic_store_n(&to[i], from[i], __ATOMIC_RELAXED);
+    __atomic_store_n(&to[0], from[0], __ATOMIC_RELEASE);
 }
 
 #ifdef __cplusplus

@@ -29,8 +29,11 @@ import CTokenizer
 /// Each slot is a sequence lock whose sequence word is the key. A writer
 /// claims a slot by swapping its key for `busy` (compare-and-swap), writes the
 /// entry, and publishes the key last; a reader copies an entry and keeps the
-/// copy only if the slot held the key it wanted both before and after. A
-/// writer that loses the race for a slot leaves it alone: its entry is used
+/// copy only if the slot held the key it wanted both before and after. The
+/// entries are read and written word by word with atomic accesses and fences
+/// (`ctk_seqlock_read`, `ctk_seqlock_publish`), never as a plain struct copy,
+/// whose loads and stores the compiler may emit in any order and width (it
+/// did: see `publish`). A writer that loses the race for a slot leaves it alone: its entry is used
 /// for the token at hand and not kept. An entry is a function of its key
 /// (two texts share a key only if their 64-bit hashes collide), so two
 /// writers of the same key write the same bytes, and a reader that meets a
@@ -56,6 +59,11 @@ public final class TokenTable: @unchecked Sendable {
         var traits: TokenTraits = []
         /// Index in `LanguageDetector.stopwords`, or -1 (words only).
         var language: Int8 = -1
+        /// Unused: makes the entry's size its stride, 48 bytes, six whole
+        /// words. The sequence lock copies entries word by word, and a copy
+        /// into a 47-byte `Entry` would write past its end (undefined: the
+        /// optimizer dropped the last word).
+        private var spare: UInt8 = 0
     }
 
     /// The key of a slot being written. Never a token's key.
@@ -79,6 +87,7 @@ public final class TokenTable: @unchecked Sendable {
     init(bits: Int, sharedBy owner: AnyObject? = nil) {
         precondition((1...24).contains(bits), "a token table has 2^1 to 2^24 entries")
         assert(MemoryLayout<Entry>.offset(of: \Entry.key) == 0)
+        assert(MemoryLayout<Entry>.size == MemoryLayout<Entry>.stride && MemoryLayout<Entry>.size % MemoryLayout<UInt64>.stride == 0)
         capacity = 1 << bits
         isShared = owner != nil
         self.owner = owner
@@ -150,14 +159,20 @@ public final class TokenTable: @unchecked Sendable {
             UnsafeMutableRawPointer(slot).assumingMemoryBound(to: UInt64.self)
         }
 
+        /// An entry's size in 64-bit words, the unit of the sequence lock.
+        @inline(__always)
+        private static var words: Int { MemoryLayout<Entry>.size / MemoryLayout<UInt64>.stride }
+
         /// Copies `slot` into `entry` if it holds `key`, and held it throughout.
+        ///
+        /// Word by word, with atomic loads (`ctk_seqlock_read`): never
+        /// `entry = slot.pointee`, whose plain loads the compiler may move,
+        /// split or merge across the checks of the key.
         @inline(__always)
         private func read(_ slot: UnsafeMutablePointer<Entry>, key: UInt64, into entry: inout Entry) -> Bool {
-            let word = Self.lockWord(slot)
-            guard ctk_load_acquire(word) == key else { return false }
-            entry = slot.pointee
-            ctk_fence_acquire()
-            return ctk_load_acquire(word) == key
+            withUnsafeMutablePointer(to: &entry) { copy in
+                ctk_seqlock_read(UnsafeRawPointer(slot), key, UnsafeMutableRawPointer(copy), Self.words)
+            }
         }
 
         /// Marks `slot` busy, unless another thread is writing it.
@@ -169,12 +184,19 @@ public final class TokenTable: @unchecked Sendable {
         }
 
         /// Writes `entry` into a claimed slot, its key last.
+        ///
+        /// Word by word, with atomic stores (`ctk_seqlock_publish`): never
+        /// `slot.pointee = …`, a plain struct store the compiler may lower in
+        /// any order and width. Compiled so, with the key set to `busy` in the
+        /// stored copy, the release build wrote the entry's first 16 bytes —
+        /// its real key among them — before the rest, then `busy`, then the
+        /// key: a reader in between saw its key before and after its copy and
+        /// kept the new key and first two weights over the old entry's others.
         @inline(__always)
         private func publish(_ entry: Entry, in slot: UnsafeMutablePointer<Entry>) {
-            var body = entry
-            body.key = TokenTable.busy
-            slot.pointee = body
-            ctk_store_release(Self.lockWord(slot), entry.key)
+            withUnsafePointer(to: entry) { body in
+                ctk_seqlock_publish(UnsafeMutableRawPointer(slot), UnsafeRawPointer(body), Self.words)
+            }
         }
     }
 }
