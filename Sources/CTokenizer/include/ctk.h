@@ -218,31 +218,91 @@ static inline void ctk_prefetch(const void *address) {
 }
 
 /*
- * Atomic access to a 64-bit word shared between threads, for the scorer's
- * token table, which workers of one process fill and read without locks
- * (a sequence lock per slot: see TokenTable.swift). On x86-64 the loads and
- * stores are plain moves and the fence only stops the compiler's reordering;
- * the compare-and-swap is one locked instruction.
+ * A sequence lock over a slot of `words` 64-bit words, for the scorer's token
+ * table, which workers of one process fill and read without locks (see
+ * TokenTable.swift). The low 16 bits of word 0 are the slot's sequence: odd
+ * while a writer holds the slot, and 2 more after each write. The other bits
+ * of word 0, and the other words, are the slot's data.
+ *
+ * A reader keeps its copy only if word 0 was the same, with an even
+ * sequence, before and after it: a write in between changed the sequence,
+ * even one that left the same data (a key that came back to the slot while
+ * the reader was preempted, which a test of a four-entry table met when the
+ * key itself was the lock word). For the sequence to come back to the same
+ * value, 32,768 writes of the slot must fall within one read.
+ *
+ * Every word is read and written with an atomic (relaxed) access, ordered by
+ * fences, as in Boehm's "Can seqlocks get along with programming language
+ * memory models?" (2012): with plain loads and stores instead, the compiler
+ * may split, merge, widen or reorder them — a Swift struct assignment into a
+ * slot was compiled to a 16-byte store of the entry's first bytes, key
+ * included, before the rest of the entry, so a reader could see the new key
+ * over the old entry and keep a torn one. On x86-64 the relaxed accesses are
+ * plain moves and the fences emit no instruction; only the compiler is held
+ * back. The compare-and-swap of a claim is one locked instruction.
  */
 
-/** Loads `*word`; no later load or store moves before it. */
-static inline uint64_t ctk_load_acquire(const uint64_t *word) {
-    return __atomic_load_n(word, __ATOMIC_ACQUIRE);
-}
+/** The bits of a slot's word 0 that hold its sequence. */
+#define CTK_SEQLOCK_SEQUENCE ((uint64_t)0xFFFF)
 
-/** Stores `value` to `*word`; no earlier load or store moves after it. */
-static inline void ctk_store_release(uint64_t *word, uint64_t value) {
-    __atomic_store_n(word, value, __ATOMIC_RELEASE);
-}
-
-/** Replaces `*word` with `desired` if it still holds `expected`; true if it did. */
-static inline bool ctk_compare_exchange(uint64_t *word, uint64_t expected, uint64_t desired) {
-    return __atomic_compare_exchange_n(word, &expected, desired, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
-}
-
-/** No load before the fence moves after any load or store behind it. */
-static inline void ctk_fence_acquire(void) {
+/* Copies the slot into `out` if word 0 held an even sequence, and the same
+ * value, before and after; with `key_word` nonzero, only if word `key_word`
+ * holds `key` (tested before the rest is copied). */
+static inline bool ctk__seqlock_read(const void *slot, size_t key_word, uint64_t key, void *out, size_t words) {
+    const uint64_t *from = (const uint64_t *)slot;
+    uint64_t *to = (uint64_t *)out;
+    uint64_t first = __atomic_load_n(&from[0], __ATOMIC_ACQUIRE);
+    if (first & 1) return false;
+    if (key_word && __atomic_load_n(&from[key_word], __ATOMIC_RELAXED) != key) return false;
+    for (size_t i = 1; i < words; i++) to[i] = __atomic_load_n(&from[i], __ATOMIC_RELAXED);
+    /* The data's loads complete before word 0 is read again. */
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    to[0] = first;
+    return __atomic_load_n(&from[0], __ATOMIC_RELAXED) == first;
+}
+
+/**
+ * Copies the `words` words at `slot` into `out` if word `key_word` (not 0)
+ * holds `key` and no write of the slot overlapped the copy; true if so.
+ * `out` may be partly written when it returns false.
+ */
+static inline bool ctk_seqlock_read_key(const void *slot, size_t key_word, uint64_t key, void *out, size_t words) {
+    return ctk__seqlock_read(slot, key_word, key, out, words);
+}
+
+/** Copies the slot, whatever it holds, as `ctk_seqlock_read_key` does. */
+static inline bool ctk_seqlock_read(const void *slot, void *out, size_t words) {
+    return ctk__seqlock_read(slot, 0, 0, out, words);
+}
+
+/**
+ * Takes `slot` for writing: makes its sequence odd, unless it is odd already
+ * (another writer holds the slot). True if it did; `*claimed` is then word 0
+ * as it was, for `ctk_seqlock_publish`.
+ */
+static inline bool ctk_seqlock_claim(void *slot, uint64_t *claimed) {
+    uint64_t *word = (uint64_t *)slot;
+    uint64_t current = __atomic_load_n(word, __ATOMIC_ACQUIRE);
+    if (current & 1) return false;
+    if (!__atomic_compare_exchange_n(word, &current, current | 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return false;
+    *claimed = current;
+    return true;
+}
+
+/**
+ * Writes the `words` words at `in` to a slot taken by `ctk_seqlock_claim`
+ * (`claimed`: what it returned): words 1 on first, then word 0 — `in`'s data
+ * bits with the next even sequence — last, which releases the slot.
+ */
+static inline void ctk_seqlock_publish(void *slot, uint64_t claimed, const void *in, size_t words) {
+    uint64_t *to = (uint64_t *)slot;
+    const uint64_t *from = (const uint64_t *)in;
+    /* The claim is visible before any store of the data. */
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    for (size_t i = 1; i < words; i++) __atomic_store_n(&to[i], from[i], __ATOMIC_RELAXED);
+    uint64_t first = (from[0] & ~CTK_SEQLOCK_SEQUENCE) | ((claimed + 2) & CTK_SEQLOCK_SEQUENCE);
+    __atomic_store_n(&to[0], first, __ATOMIC_RELEASE);
 }
 
 #ifdef __cplusplus

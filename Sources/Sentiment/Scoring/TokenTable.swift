@@ -26,19 +26,34 @@ import CTokenizer
 /// every word any of them has met. That is what lets two workers of the
 /// command line each have the effect of a 6 MiB cache in 6 MiB, not 12.
 ///
-/// Each slot is a sequence lock whose sequence word is the key. A writer
-/// claims a slot by swapping its key for `busy` (compare-and-swap), writes the
-/// entry, and publishes the key last; a reader copies an entry and keeps the
-/// copy only if the slot held the key it wanted both before and after. A
-/// writer that loses the race for a slot leaves it alone: its entry is used
-/// for the token at hand and not kept. An entry is a function of its key
-/// (two texts share a key only if their 64-bit hashes collide), so two
-/// writers of the same key write the same bytes, and a reader that meets a
-/// rewrite of its key mid-copy still copies that entry.
+/// Each slot is a sequence lock (ctk.h): its first two bytes count its
+/// writes. A writer claims a slot by making the count odd (compare-and-swap),
+/// writes the entry, and makes the count even again, 2 more than before; a
+/// reader copies an entry and keeps the copy only if the count was the same,
+/// and even, before and after, and the copy holds the key it wanted. Entries
+/// are read and written word by word with atomic accesses and fences, never
+/// as a plain struct copy, whose loads and stores the compiler may emit in any
+/// order and width (it did: see `publish`). A writer that loses the race for a
+/// slot leaves it alone: its entry is used for the token at hand and not kept.
+///
+/// The key was the lock word once, with a reserved `busy` value. That let a
+/// reader keep a torn copy when its key came back to the slot during the
+/// read (a key, another, the key again: ABA), which a preempted reader met in
+/// a test of a four-entry table; a count of writes changes at every write.
 public final class TokenTable: @unchecked Sendable {
-    /// What one token contributes. 48 bytes; `key` first (the slot's lock word).
+    /// What one token contributes. 48 bytes, six words: the first holds the
+    /// slot's sequence and the small fields, the second the key.
     struct Entry {
-        /// The slot's key; 0 for an empty slot, `busy` while being written.
+        /// The slot's count of writes, odd while one is under way (the low 16
+        /// bits of word 0, `CTK_SEQLOCK_SEQUENCE`). Set by the table only.
+        private var sequence: UInt16 = 0
+        /// `TokenTraits` in the low 6 bits, the word-group count above.
+        private var packed: UInt8 = 0
+        /// Index in `LanguageDetector.stopwords`, or -1 (words only).
+        var language: Int8 = -1
+        /// Number of character n-grams (words only).
+        var charCount: UInt32 = 0
+        /// The token's key; 0 for an empty slot.
         var key: UInt64 = 0
         /// Summed word-group weights: the unigram, plus the hashtag feature of a
         /// hashtag, plus the contrast feature of a token in a "but" scope.
@@ -48,18 +63,25 @@ public final class TokenTable: @unchecked Sendable {
         /// Lexicon scores (0 for kinds the lexicon does not score).
         var lexiconPositive: Float = 0
         var lexiconNegative: Float = 0
-        /// Number of character n-grams (words only).
-        var charCount: UInt32 = 0
-        /// Number of word-group features (1, 2 or 3).
-        var wordCount: UInt8 = 0
-        /// What the dense features read from the token's text.
-        var traits: TokenTraits = []
-        /// Index in `LanguageDetector.stopwords`, or -1 (words only).
-        var language: Int8 = -1
-    }
 
-    /// The key of a slot being written. Never a token's key.
-    static let busy = UInt64.max
+        /// Number of word-group features (1, 2 or 3).
+        var wordCount: UInt8 {
+            @inline(__always) get { packed >> 6 }
+            @inline(__always) set {
+                assert(newValue < 4)
+                packed = packed & 0x3F | newValue << 6
+            }
+        }
+
+        /// What the dense features read from the token's text.
+        var traits: TokenTraits {
+            @inline(__always) get { TokenTraits(rawValue: packed & 0x3F) }
+            @inline(__always) set {
+                assert(newValue.rawValue < 0x40)
+                packed = packed & 0xC0 | newValue.rawValue
+            }
+        }
+    }
 
     /// The number of entries.
     public let capacity: Int
@@ -78,7 +100,13 @@ public final class TokenTable: @unchecked Sendable {
     /// the first model that uses it.
     init(bits: Int, sharedBy owner: AnyObject? = nil) {
         precondition((1...24).contains(bits), "a token table has 2^1 to 2^24 entries")
-        assert(MemoryLayout<Entry>.offset(of: \Entry.key) == 0)
+        // The sequence is the low 16 bits of word 0 on a little-endian machine;
+        // the key is word 1; the entry is six whole words (a copy into an
+        // entry that ended short of its last word would write past its end).
+        assert(1.littleEndian == 1)
+        assert(MemoryLayout<Entry>.offset(of: \Entry.key) == Slots.keyWord * MemoryLayout<UInt64>.stride)
+        assert(MemoryLayout<Entry>.size == Slots.words * MemoryLayout<UInt64>.stride)
+        assert(MemoryLayout<Entry>.size == MemoryLayout<Entry>.stride)
         capacity = 1 << bits
         isShared = owner != nil
         self.owner = owner
@@ -135,46 +163,65 @@ public final class TokenTable: @unchecked Sendable {
         func insert(_ entry: Entry) {
             let set = self.set(entry.key)
             var newer = Entry()
-            let newerKey = ctk_load_acquire(Self.lockWord(set))
-            if newerKey == 0 || newerKey == TokenTable.busy || !read(set, key: newerKey, into: &newer) {
-                newer = Entry()
-            }
-            if claim(set + 1) { publish(newer, in: set + 1) }
-            if claim(set) { publish(entry, in: set) }
+            if !read(set, into: &newer) { newer = Entry() }
+            var claimed: UInt64 = 0
+            if claim(set + 1, &claimed) { publish(newer, in: set + 1, claimed: claimed) }
+            if claim(set, &claimed) { publish(entry, in: set, claimed: claimed) }
         }
 
         // MARK: The sequence lock of a slot
 
+        /// An entry's size in 64-bit words, the unit of the sequence lock.
         @inline(__always)
-        private static func lockWord(_ slot: UnsafeMutablePointer<Entry>) -> UnsafeMutablePointer<UInt64> {
-            UnsafeMutableRawPointer(slot).assumingMemoryBound(to: UInt64.self)
-        }
+        static var words: Int { MemoryLayout<Entry>.size / MemoryLayout<UInt64>.stride }
+        /// The word of an entry that holds its key.
+        @inline(__always)
+        static var keyWord: Int { 1 }
 
-        /// Copies `slot` into `entry` if it holds `key`, and held it throughout.
+        /// Copies `slot` into `entry` if it holds `key`, and no write of the
+        /// slot overlapped the copy.
+        ///
+        /// Word by word, with atomic loads (`ctk_seqlock_read_key`): never
+        /// `entry = slot.pointee`, whose plain loads the compiler may move,
+        /// split or merge across the checks of the sequence.
         @inline(__always)
         private func read(_ slot: UnsafeMutablePointer<Entry>, key: UInt64, into entry: inout Entry) -> Bool {
-            let word = Self.lockWord(slot)
-            guard ctk_load_acquire(word) == key else { return false }
-            entry = slot.pointee
-            ctk_fence_acquire()
-            return ctk_load_acquire(word) == key
+            withUnsafeMutablePointer(to: &entry) { copy in
+                ctk_seqlock_read_key(UnsafeRawPointer(slot), Self.keyWord, key, UnsafeMutableRawPointer(copy), Self.words)
+            }
         }
 
-        /// Marks `slot` busy, unless another thread is writing it.
+        /// Copies `slot`, whatever it holds, into `entry`, if no write of the
+        /// slot overlapped the copy.
         @inline(__always)
-        private func claim(_ slot: UnsafeMutablePointer<Entry>) -> Bool {
-            let word = Self.lockWord(slot)
-            let current = ctk_load_acquire(word)
-            return current != TokenTable.busy && ctk_compare_exchange(word, current, TokenTable.busy)
+        private func read(_ slot: UnsafeMutablePointer<Entry>, into entry: inout Entry) -> Bool {
+            withUnsafeMutablePointer(to: &entry) { copy in
+                ctk_seqlock_read(UnsafeRawPointer(slot), UnsafeMutableRawPointer(copy), Self.words)
+            }
         }
 
-        /// Writes `entry` into a claimed slot, its key last.
+        /// Takes `slot` for writing, unless another thread is writing it;
+        /// `claimed` is then its first word, for `publish`.
         @inline(__always)
-        private func publish(_ entry: Entry, in slot: UnsafeMutablePointer<Entry>) {
-            var body = entry
-            body.key = TokenTable.busy
-            slot.pointee = body
-            ctk_store_release(Self.lockWord(slot), entry.key)
+        private func claim(_ slot: UnsafeMutablePointer<Entry>, _ claimed: inout UInt64) -> Bool {
+            ctk_seqlock_claim(UnsafeMutableRawPointer(slot), &claimed)
+        }
+
+        /// Writes `entry` into a claimed slot, and releases it.
+        ///
+        /// Word by word, with atomic stores (`ctk_seqlock_publish`): never
+        /// `slot.pointee = …`, a plain struct store the compiler may lower in
+        /// any order and width. Compiled so, when the key was the lock word
+        /// and the stored copy's key was `busy`, the release build wrote the
+        /// entry's first 16 bytes — its real key among them — before the
+        /// rest, then `busy`, then the key: a reader in between saw its key
+        /// before and after its copy and kept the new key and first two
+        /// weights over the old entry's others.
+        @inline(__always)
+        private func publish(_ entry: Entry, in slot: UnsafeMutablePointer<Entry>, claimed: UInt64) {
+            withUnsafePointer(to: entry) { body in
+                ctk_seqlock_publish(UnsafeMutableRawPointer(slot), claimed, UnsafeRawPointer(body), Self.words)
+            }
         }
     }
 }
@@ -227,13 +274,12 @@ final class TokenCache {
         bigramRows = .allocate(capacity: scratchCapacity)
     }
 
-    /// The key of a token, in a contrast scope or not: never 0 (empty) or
-    /// `TokenTable.busy`.
+    /// The key of a token, in a contrast scope or not: never 0 (empty).
     @inline(__always)
     static func key(_ token: ctk_token, contrast: Bool) -> UInt64 {
         let negated = UInt64(token.flags & UInt16(CTK_FLAG_NEGATED))
         let scope: UInt64 = contrast ? 0x8EBC_6AF0_9C88_C6E3 : 0
         let key = FeatureHash.mix(token.hash ^ (UInt64(token.kind) &* 0xA076_1D64_78BD_642F) ^ (negated &* 0xE703_7ED1_A0B4_28DB) ^ scope)
-        return key == 0 || key == TokenTable.busy ? 1 : key
+        return key == 0 ? 1 : key
     }
 }
