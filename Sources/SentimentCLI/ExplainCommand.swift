@@ -53,6 +53,7 @@ struct ExplainCommand: ParsableCommand {
         out += String(format: "label     %@  (negative %.4f, neutral %.4f, positive %.4f; score %+.4f)\n",
                       prediction.label.rawValue, prediction.probabilities.negative, prediction.probabilities.neutral,
                       prediction.probabilities.positive, prediction.score)
+        out += Self.decisionLines(prediction.probabilities, rule: model.manifest.decision)
         for label in SentimentLabel.allCases {
             out += "\ntowards \(label.rawValue):\n"
             let contributions = explanation.strongest[label] ?? []
@@ -62,6 +63,19 @@ struct ExplainCommand: ParsableCommand {
             }
         }
         print(out, terminator: "")
+    }
+
+    /// Why the label is not always the most probable class: the decision
+    /// rule labels by the largest p(c) × w(c), with w(c) = exp(classOffsets[c])
+    /// = 1/prior(c)^α (`ModelManifest.DecisionRule`), so a rarer class can win
+    /// with a lower probability. Nothing when the rule is a plain argmax.
+    static func decisionLines(_ p: ClassProbabilities, rule: ModelManifest.DecisionRule) -> String {
+        guard rule.classOffsets.count == 3, rule.classOffsets.contains(where: { $0 != 0 }) else { return "" }
+        let w = rule.classOffsets.map { exp($0) }
+        return String(format: "decision  the largest probability × class weight: negative %.4f, neutral %.4f, positive %.4f\n",
+                      p.negative * w[0], p.neutral * w[1], p.positive * w[2])
+            + String(format: "          (weights %.2f, %.2f, %.2f: the rarer a class in training, the more it weighs, for macro-averaged recall)\n",
+                     w[0], w[1], w[2])
     }
 
     /// The whole of standard input as the text to explain: invalid UTF-8 read

@@ -44,6 +44,26 @@ struct ExplainCommandTests {
         }
     }
 
+    @Test("explain shows the decision rule's products, whose largest is the label even when another class is more probable")
+    func showsTheDecisionRule() throws {
+        // The shipped model labels this negative although p(positive) is higher:
+        // the rule weighs the rarer negative class more.
+        let run = try explain(["the food was great but the service was awful"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let label = try #require(run.outputLines.first { $0.hasPrefix("label     ") })
+        let labelMatch = try #require(label.firstMatch(of: #/label     (\w+)  \(negative (\d\.\d{4}), neutral (\d\.\d{4}), positive (\d\.\d{4})/#))
+        let decision = try #require(run.outputLines.first { $0.hasPrefix("decision  ") }, "\(run.output)")
+        let products = try #require(decision.wholeMatch(of: #/decision  the largest probability × class weight: negative (\d+\.\d{4}), neutral (\d+\.\d{4}), positive (\d+\.\d{4})/#))
+        let values = [products.1, products.2, products.3].map { Double($0)! }
+        let largest = ["negative", "neutral", "positive"][values.firstIndex(of: values.max()!)!]
+        #expect(largest == String(labelMatch.1))
+        let probabilities = [labelMatch.2, labelMatch.3, labelMatch.4].map { Double($0)! }
+        #expect(String(labelMatch.1) == "negative" && probabilities[2] > probabilities[0],
+                "the example no longer shows the rule overriding the most probable class: \(label)")
+        let weights = try #require(run.outputLines.first { $0.hasPrefix("          (weights ") })
+        #expect(weights.contains("macro-averaged recall"))
+    }
+
     @Test("--limit caps each class's list")
     func limitCapsTheLists() throws {
         let run = try explain(["I love this, best day ever!!!", "--limit", "2"])
