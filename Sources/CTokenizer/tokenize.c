@@ -23,6 +23,7 @@
  */
 #include "internal.h"
 #include "ascii16.h"
+#include "hash.h"
 
 _Static_assert(CTK_OPT_DEFAULT == (CTK_OPT_NEGATION | CTK_OPT_ELONGATION | CTK_OPT_ENTITIES),
                "CTK_OPT_DEFAULT must stay the documented union");
@@ -94,9 +95,10 @@ static bool has_prefix_ci(const ctk_scanner *s, size_t i, const char *lit, size_
 /* ------------------------------------------------------------------------- */
 
 /* Appends a token whose text was written from `text_start` to the end of the
- * text so far; applies the negation scope. */
-static void emit(ctk_scanner *s, ctk_kind kind, unsigned flags, size_t src_start, size_t src_end,
-                 size_t text_start)
+ * text so far; applies the negation scope. Inlined into the fast path of
+ * words (most tokens); `emit` is the out-of-line form for the others. */
+CTK_INLINE void emit_body(ctk_scanner *s, ctk_kind kind, unsigned flags, size_t src_start, size_t src_end,
+                           size_t text_start)
 {
     size_t text_len = s->text_length - text_start;
     if (s->options & CTK_OPT_NEGATION) {
@@ -115,7 +117,14 @@ static void emit(ctk_scanner *s, ctk_kind kind, unsigned flags, size_t src_start
     }
     if (s->token_count < s->token_capacity) {
         ctk_token *t = &s->tokens[s->token_count];
-        t->hash = s->text_full ? 0 : ctk__hash_with_state(text_len ? s->text + text_start : "", text_len, s->hash_state);
+        /* Most tokens are short: their hash inline (hash.h), the rest by call.
+         * (A full text buffer may be none at all: a size query.) */
+        if (s->text_full)
+            t->hash = 0;
+        else if (text_len <= 16)
+            t->hash = ctk__hash_short((const uint8_t *)(text_len ? s->text + text_start : ""), text_len, s->hash_state);
+        else
+            t->hash = ctk__hash_with_state(s->text + text_start, text_len, s->hash_state);
         t->text_offset = (uint32_t)text_start;
         t->text_length = (uint32_t)text_len;
         t->source_offset = (uint32_t)src_start;
@@ -125,6 +134,13 @@ static void emit(ctk_scanner *s, ctk_kind kind, unsigned flags, size_t src_start
         t->reserved = 0;
     }
     s->token_count++;
+}
+
+/* emit_body out of line, for every token but the fast path's words. */
+static __attribute__((noinline)) void emit(ctk_scanner *s, ctk_kind kind, unsigned flags, size_t src_start,
+                                           size_t src_end, size_t text_start)
+{
+    emit_body(s, kind, flags, src_start, src_end, text_start);
 }
 
 /* A token with fixed ASCII text ("<url>", "<user>", an emoticon). */
@@ -323,7 +339,7 @@ static size_t word_general(ctk_scanner *s, size_t i)
  * elongated letter, a text buffer that may not have room — throws the fast
  * attempt away and takes the general path (scan_word, then produce_word).
  */
-static size_t word(ctk_scanner *s, size_t i)
+CTK_INLINE size_t word_body(ctk_scanner *s, size_t i)
 {
     const uint8_t *src = s->src;
     size_t n = s->n;
@@ -402,8 +418,16 @@ static size_t word(ctk_scanner *s, size_t i)
 
     s->text_length = t0 + len;
     s->stats->latin_letters += letters;
-    emit(s, CTK_WORD, allcaps ? CTK_FLAG_ALLCAPS : 0, i, j, t0);
+    emit_body(s, CTK_WORD, allcaps ? CTK_FLAG_ALLCAPS : 0, i, j, t0);
     return j;
+}
+
+/* word_body out of line, for the callers off the hot path (the dispatch loop
+ * inlines word_body through ascii_letter: a call per word, and one more to
+ * emit, cost about as much as a short word's scan). */
+static __attribute__((noinline)) size_t word(ctk_scanner *s, size_t i)
+{
+    return word_body(s, i);
 }
 
 /* A hashtag at '#' (i): "#" + letters, digits, marks and '_', with at least
@@ -656,7 +680,7 @@ static size_t ascii_other(ctk_scanner *s, size_t i, uint8_t b)
     return ascii_single(s, i);
 }
 
-static size_t ascii_letter(ctk_scanner *s, size_t i, uint8_t b)
+CTK_INLINE size_t ascii_letter(ctk_scanner *s, size_t i, uint8_t b)
 {
     /* Cheap tests of the next byte keep ordinary words off the slow paths. */
     uint8_t l = (uint8_t)(b | 0x20);
@@ -668,7 +692,7 @@ static size_t ascii_letter(ctk_scanner *s, size_t i, uint8_t b)
     unsigned maybe = ((l == 'h') & (n2 == 't')) | ((l == 'w') & (n2 == 'w')) |
                      ((l == 'x') & ((next == 'D') | (next == 'P'))) |
                      (((l == 't') | (l == 'o')) & ((next == '_') | (next == '.') | (next == '-')));
-    if (CTK_LIKELY(!maybe)) return word(s, i);
+    if (CTK_LIKELY(!maybe)) return word_body(s, i);
     size_t end;
     switch (l) {
     case 'h':
