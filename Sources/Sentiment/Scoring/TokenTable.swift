@@ -275,11 +275,17 @@ final class TokenCache {
     }
 
     /// The key of a token, in a contrast scope or not: never 0 (empty).
+    ///
+    /// The token's hash is already a strong 64-bit hash (`ctk_hash64` ends in
+    /// a folded 128-bit multiplication), so its kind, negation and scope are
+    /// xor-ed in as constants without a second mix: the key is as unique as
+    /// the hash, and its low bits, which pick the set, as well spread. (A
+    /// splitmix round here cost 2–5% of `sentiment classify`.)
     @inline(__always)
     static func key(_ token: ctk_token, contrast: Bool) -> UInt64 {
         let negated = UInt64(token.flags & UInt16(CTK_FLAG_NEGATED))
         let scope: UInt64 = contrast ? 0x8EBC_6AF0_9C88_C6E3 : 0
-        let key = FeatureHash.mix(token.hash ^ (UInt64(token.kind) &* 0xA076_1D64_78BD_642F) ^ (negated &* 0xE703_7ED1_A0B4_28DB) ^ scope)
+        let key = token.hash ^ (UInt64(token.kind) &* 0xA076_1D64_78BD_642F) ^ (negated &* 0xE703_7ED1_A0B4_28DB) ^ scope
         return key == 0 ? 1 : key
     }
 }
