@@ -201,6 +201,22 @@ struct TokenizerTests {
         #expect(ctk_hash64(ramp, 100, 0x1_2345_6789) == 0x0924_B569_8985_F31F)
     }
 
+    @Test("ctk_hash64 of every length from 0 to 64 bytes, at four offsets, folds to a pinned value")
+    func hashIsStableAtEveryShortLength() {
+        // Each length takes its own path through the short hash (0, 1–3, 4–7,
+        // 8–15, 16 bytes) and the long one; the value was computed with the
+        // implementation before the short path was inlined (3dd0a6b).
+        let bytes = (0..<256).map { UInt8(truncatingIfNeeded: $0 * 37 + 11) }
+        var folded: UInt64 = 0
+        for length in 0...64 {
+            for offset in 0..<4 {
+                let hash = bytes.withUnsafeBufferPointer { ctk_hash64($0.baseAddress! + offset, length, 0x5EED_5E47_1ACE_2026) }
+                folded = (folded ^ hash) &* 0x100_0000_01B3
+            }
+        }
+        #expect(folded == 0x5BCB_F93E_1912_FC23)
+    }
+
     @Test("Each token's hash is ctk_hash64 of its text with the seed given")
     func tokenHashes() throws {
         for seed: UInt64 in [0, 1, 0xDEAD_BEEF] {
