@@ -14,7 +14,7 @@ RELEASE       = $(SWIFT) build -c release --static-swift-stdlib
 APT_PACKAGES  = libicu-dev libblas-dev libopenblas0-pthread libsqlite3-dev
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build install demo test model eval bench bench-peers fuzz fuzz-seeds clean
+.PHONY: all deps build install demo test model eval bench bench-peers fuzz fuzz-seeds stress clean
 
 all: build
 
@@ -54,12 +54,13 @@ demo: build
 	  $(RELEASE_BIN)/sentiment tweets sunnydays --archive Examples/archive/sunnydays --db $$db --limit 8
 
 ## Every test: builds all targets (Bench included, so it keeps compiling), runs the Swift
-## tests, then the web page's tests in headless Chromium (which install Chromium and
-## Selenium when missing).
+## tests, the fuzz seeds and the sequence-lock stress run, then the web page's tests in
+## headless Chromium (which install Chromium and Selenium when missing).
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(MAKE) fuzz-seeds
+	$(MAKE) stress
 	SENTIMENT_BIN="$$($(SWIFT) build --show-bin-path)/sentiment" scripts/browser-tests.sh
 
 ## The C tokenizer under libFuzzer with AddressSanitizer and UndefinedBehaviorSanitizer
@@ -75,6 +76,19 @@ $(FUZZ_BIN): $(FUZZ_SOURCES) $(wildcard Sources/CTokenizer/*.h Sources/CTokenize
 	@mkdir -p $(FUZZ_DIR)
 	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  -ISources/CTokenizer/include -ISources/CTokenizer $(FUZZ_SOURCES) -licuuc -o $@
+
+## The token table's sequence lock (ctk.h) as release builds compile it (clang -O2): threads share
+## four slots for a few seconds and no copy a reader keeps may mix two writes
+## (Stress/seqlock_stress.c; the Swift test of the table can only fail in a release build).
+STRESS_BIN    = .build/stress/seqlock_stress
+STRESS_SECONDS ?= 3
+
+$(STRESS_BIN): Stress/seqlock_stress.c Sources/CTokenizer/include/ctk.h
+	@mkdir -p $(dir $@)
+	$(CLANG) -O2 -pthread -Wall -Wextra -ISources/CTokenizer/include Stress/seqlock_stress.c -o $@
+
+stress: $(STRESS_BIN)
+	$(STRESS_BIN) $(STRESS_SECONDS)
 
 fuzz-seeds: deps $(FUZZ_BIN)
 	@rm -rf $(FUZZ_DIR)/seeds && python3 Fuzz/seeds.py $(FUZZ_DIR)/seeds
