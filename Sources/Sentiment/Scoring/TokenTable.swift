@@ -280,7 +280,7 @@ final class TokenCache {
     /// a folded 128-bit multiplication), so its kind, negation and scope are
     /// xor-ed in as constants without a second mix: the key is as unique as
     /// the hash, and its low bits, which pick the set, as well spread. (A
-    /// splitmix round here cost 2–5% of `sentiment classify`.)
+    /// splitmix round here cost 1–5% of `sentiment classify`.)
     @inline(__always)
     static func key(_ token: ctk_token, contrast: Bool) -> UInt64 {
         let negated = UInt64(token.flags & UInt16(CTK_FLAG_NEGATED))
