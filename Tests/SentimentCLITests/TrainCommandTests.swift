@@ -160,6 +160,24 @@ struct TrainCommandTests {
         #expect(weights["Haswell"] == weights["Prescott"] && weights["Haswell"] == weights["SkylakeX"])
     }
 
+    /// With the gradient summed in one block per thread, one, two and three
+    /// threads wrote three different weight files from the same data, so a
+    /// machine with another number of cores could not reproduce a model.
+    @Test("Training writes the same weights with one thread or three")
+    func trainingIgnoresTheThreadCount() throws {
+        let data = try madeUpTrainingFile(rows: 1_000, seed: 11)
+        var weights: [Int: Data] = [:]
+        for threads in [1, 3] {
+            let out = folder.appendingPathComponent("threads-\(threads)")
+            let run = try SentimentExecutable.run(["train", "--train", data.path, "--out", out.path, "--bucket-bits", "14",
+                                                   "--folds", "2", "--calibration", "pooled", "--threads", "\(threads)"])
+            #expect(run.status == 0, "\(run.stderr)")
+            weights[threads] = try Data(contentsOf: out.appendingPathComponent("weights.bin"))
+        }
+        #expect(weights[1]?.isEmpty == false)
+        #expect(weights[1] == weights[3])
+    }
+
     @Test("Options that leave the fit unable to move exit 65 naming the reason, and no model is written")
     func stalledTraining() throws {
         let (run, out) = try train("stalled", ["--folds", "1", "--char-weight", "1e30", "--max-iterations", "5"])

@@ -57,9 +57,9 @@ struct NaiveBayesScaleTests {
         let buckets = 4
         let scale = NaiveBayesScale.scales(set: Self.set, rows: Array(0..<6), buckets: buckets, power: 1)
         let scaled = LogisticObjective(set: Self.set, rows: Array(0..<6), classWeights: [1, 1, 1], l2: 0,
-                                       buckets: buckets, threads: 1, scale: scale)
+                                       buckets: buckets, scale: scale)
         let plain = LogisticObjective(set: Self.set, rows: Array(0..<6), classWeights: [1, 1, 1], l2: 0,
-                                      buckets: buckets, threads: 1)
+                                      buckets: buckets)
         var generator = SplitMix64(seed: 3)
         let theta = (0..<scaled.parameterCount).map { _ in Double(generator.next() % 2001) / 1000 - 1 }
         var exported = theta

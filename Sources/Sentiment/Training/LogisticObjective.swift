@@ -9,8 +9,13 @@ import Darwin
 ///
 /// Parameters, one flat vector: `[sparse buckets×3 | dense d×3 | bias 3]`.
 /// Objective: `Σ_i w_i·(−log p_i[y_i]) / Σ_i w_i  +  (l2/2)·‖θ without biases‖²`.
-/// The gradient is computed on `threads` threads, each into its own buffer,
-/// summed in a fixed order so results do not depend on scheduling.
+/// The gradient is computed in `gradientBlocks` blocks of the rows, in
+/// parallel, each into its own buffer of Float sums, and the blocks are added
+/// in order. The split decides the last bits of the sums, and so of the
+/// trained weights: it is fixed, not the number of cores, so that a training
+/// writes the same weights on any machine and with any `--threads` (with the
+/// split following the thread count, one, two and three threads wrote three
+/// different weight files from the same data).
 ///
 /// With `scale` (one factor per sparse bucket, see `NaiveBayesScale`) the
 /// sparse feature values are multiplied by their bucket's factor: θ's sparse
@@ -22,19 +27,23 @@ struct LogisticObjective: @unchecked Sendable {
     let classWeights: [Double]
     let l2: Double
     let buckets: Int
-    let threads: Int
     /// The factor of each sparse bucket, if any.
     let scale: [Float]?
     /// The sparse values the objective reads: `set.values`, scaled by bucket when a scale is given.
     let values: [Float]
 
-    init(set: TrainingSet, rows: [Int], classWeights: [Double], l2: Double, buckets: Int, threads: Int, scale: [Float]? = nil) {
+    /// Blocks of rows whose gradients are summed apart (fewer for fewer than
+    /// 256 rows a block). Two, the cores of the machine that trained the
+    /// shipped model, which `make model` therefore reproduces everywhere; a
+    /// fit uses at most two cores.
+    static let gradientBlocks = 2
+
+    init(set: TrainingSet, rows: [Int], classWeights: [Double], l2: Double, buckets: Int, scale: [Float]? = nil) {
         self.set = set
         self.rows = rows
         self.classWeights = classWeights
         self.l2 = l2
         self.buckets = buckets
-        self.threads = threads
         self.scale = scale
         if let scale {
             values = zip(set.values, set.indices).map { $0 * scale[Int($1)] }
@@ -85,7 +94,7 @@ struct LogisticObjective: @unchecked Sendable {
 
     /// The objective at `theta`; its gradient is written to `gradient`.
     func evaluate(_ theta: [Double], gradient: inout [Double]) -> Double {
-        let chunks = max(1, min(threads, rows.count / 256 + 1))
+        let chunks = max(1, min(Self.gradientBlocks, rows.count / 256 + 1))
         // The passes over the data read and write the parameters at random: in
         // Float they take half the memory traffic. Sums stay in Double.
         let thetaFloat = theta.map { Float($0) }

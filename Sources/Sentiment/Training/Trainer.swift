@@ -99,7 +99,7 @@ public struct Trainer: Sendable {
                 let trainRows = (0..<examples.count).filter { fold[$0] != k }
                 let testRows = (0..<examples.count).filter { fold[$0] == k }
                 let (logits, report) = try fitAndScore(set: set, trainRows: trainRows, testRows: testRows,
-                                                       classWeights: classWeights, threads: threads, name: "fold \(k + 1) fit")
+                                                       classWeights: classWeights, name: "fold \(k + 1) fit")
                 log("fold \(k + 1)/\(folds): \(report.iterations) iterations, objective \(String(format: "%.5f", report.objective))")
                 for (j, i) in testRows.enumerated() {
                     outOfFold[(3 * i)..<(3 * i + 3)] = logits[(3 * j)..<(3 * j + 3)]
@@ -109,7 +109,7 @@ public struct Trainer: Sendable {
             temperature = Calibration.fitTemperature(logits: outOfFold, gold: gold)
             if options.calibration == .forward, chronological {
                 let (forwardLogits, forwardRows) = try forwardScores(set: set, fold: fold, folds: folds,
-                                                                 classWeights: classWeights, threads: threads, log: log)
+                                                                 classWeights: classWeights, log: log)
                 let forwardGold = forwardRows.map { gold[$0] }
                 let pooledTemperature = temperature
                 temperature = Calibration.fitTemperature(logits: forwardLogits, gold: forwardGold)
@@ -133,7 +133,7 @@ public struct Trainer: Sendable {
         }
 
         // The final model on everything.
-        let objective = makeObjective(set: set, rows: Array(0..<examples.count), classWeights: classWeights, threads: threads)
+        let objective = makeObjective(set: set, rows: Array(0..<examples.count), classWeights: classWeights)
         let (theta, report) = try fit(objective, name: "final model")
         log("final model: \(report.iterations) iterations, \(report.evaluations) evaluations in \(String(format: "%.1f", report.seconds)) s, objective \(String(format: "%.5f", report.objective))")
 
@@ -170,7 +170,7 @@ public struct Trainer: Sendable {
 
     /// Forward chaining: for k = 1..<folds, a model trained on folds 0..<k
     /// scores fold k. Returns the scores (3 per row) and their rows.
-    private func forwardScores(set: TrainingSet, fold: [Int], folds: Int, classWeights: [Double], threads: Int,
+    private func forwardScores(set: TrainingSet, fold: [Int], folds: Int, classWeights: [Double],
                                log: (String) -> Void) throws(TrainingError) -> (logits: [Double], rows: [Int]) {
         var logits: [Double] = []
         var rows: [Int] = []
@@ -178,7 +178,7 @@ public struct Trainer: Sendable {
             let trainRows = fold.indices.filter { fold[$0] < k }
             let testRows = fold.indices.filter { fold[$0] == k }
             let (scores, report) = try fitAndScore(set: set, trainRows: trainRows, testRows: testRows,
-                                                   classWeights: classWeights, threads: threads, name: "forward \(k) fit")
+                                                   classWeights: classWeights, name: "forward \(k) fit")
             log("forward \(k)/\(folds - 1): folds 1–\(k) → fold \(k + 1), \(report.iterations) iterations")
             logits += scores
             rows += testRows
@@ -189,8 +189,8 @@ public struct Trainer: Sendable {
     /// Fits a model on `trainRows` and scores `testRows` with it: three
     /// logits a test row, in order.
     private func fitAndScore(set: TrainingSet, trainRows: [Int], testRows: [Int], classWeights: [Double],
-                             threads: Int, name: String) throws(TrainingError) -> (logits: [Double], report: LBFGS.Report) {
-        let objective = makeObjective(set: set, rows: trainRows, classWeights: classWeights, threads: threads)
+                             name: String) throws(TrainingError) -> (logits: [Double], report: LBFGS.Report) {
+        let objective = makeObjective(set: set, rows: trainRows, classWeights: classWeights)
         let (theta, report) = try fit(objective, name: name)
         var logits = [Double]()
         logits.reserveCapacity(3 * testRows.count)
@@ -210,11 +210,11 @@ public struct Trainer: Sendable {
 
     /// The objective over `rows`, with the sparse features scaled by the
     /// naive Bayes ratios of those rows when `options.naiveBayesPower` is set.
-    private func makeObjective(set: TrainingSet, rows: [Int], classWeights: [Double], threads: Int) -> LogisticObjective {
+    private func makeObjective(set: TrainingSet, rows: [Int], classWeights: [Double]) -> LogisticObjective {
         let buckets = options.features.buckets
         let scale = options.naiveBayesPower.map { NaiveBayesScale.scales(set: set, rows: rows, buckets: buckets, power: $0) }
         return LogisticObjective(set: set, rows: rows, classWeights: classWeights, l2: options.l2,
-                                 buckets: buckets, threads: threads, scale: scale)
+                                 buckets: buckets, scale: scale)
     }
 
     /// Fits `objective` from zero weights; `name` ("fold 2 fit") is for the error.
