@@ -66,7 +66,7 @@ struct ClassifyCommand: ParsableCommand {
     var format: OutputFormat = .jsonl
 
     @Option(help: ArgumentHelp(
-        "Worker threads, 1 to \(Self.maxThreads) (default: the number of active cores).",
+        "Worker threads, 1 to \(Self.maxThreads) (default: the cores this process may run on, as taskset or a container's CPU limit leave them).",
         valueName: "n"))
     var threads: Int?
 
@@ -102,7 +102,7 @@ struct ClassifyCommand: ParsableCommand {
         signal(SIGPIPE, SIG_IGN)
 
         let pipeline = ClassifyPipeline(model: model, configuration: .init(
-            threads: threads ?? min(ProcessInfo.processInfo.activeProcessorCount, Self.maxThreads),
+            threads: threads ?? min(AvailableCores.count, Self.maxThreads),
             format: format,
             showsProgress: isatty(STDERR_FILENO) == 1))
         let outcome = pipeline.run(inputs: inputs)
