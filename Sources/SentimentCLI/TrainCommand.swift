@@ -76,7 +76,7 @@ struct TrainCommand: ParsableCommand {
     @Flag(help: "Weight classes inversely to their frequency in the loss.")
     var balanced = false
 
-    @Option(help: "Threads that featurize the data (default: all cores); the fits use two. The weights are the same whatever the count.")
+    @Option(help: "Threads that featurize the data (default: the cores this process may run on); the fits use two. The weights are the same whatever the count.")
     var threads: Int = 0
 
     @Option(help: "The model's version string.")

@@ -51,7 +51,7 @@ public struct Trainer: Sendable {
         try options.validate()
         guard let first = examples.first else { throw TrainingError.noExamples }
         guard examples.contains(where: { $0.label != first.label }) else { throw TrainingError.oneClass(first.label) }
-        let threads = options.threads > 0 ? options.threads : ProcessInfo.processInfo.activeProcessorCount
+        let threads = options.threads > 0 ? options.threads : AvailableCores.count
         let settings = options.features
         let classCounts = SentimentLabel.allCases.map { label in examples.count { $0.label == label } }
         let folds = options.folds >= 2 && examples.count >= options.folds * 3 ? options.folds : 1
