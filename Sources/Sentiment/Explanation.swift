@@ -18,6 +18,11 @@ public struct Explanation: Sendable {
     public var prediction: Prediction
     /// For each class, the features that pushed towards it most, strongest first.
     public var strongest: [SentimentLabel: [Contribution]]
+    /// How many pieces the text was read in: 1, or for a text of more than
+    /// `TextSegments.wholeLimit` bytes its tweet-sized segments, whose
+    /// features were averaged (each weighted by its length), so each push
+    /// above is that mean.
+    public var segments: Int
 }
 
 extension SentimentModel {
@@ -27,10 +32,15 @@ extension SentimentModel {
     public func explain(_ text: String, limit: Int = 8) -> Explanation {
         let buffer = TokenBuffer()
         var text = text
-        text.withUTF8 { buffer.tokenize(UnsafeRawBufferPointer($0), options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed) }
         var named = NamedRow()
         var dense = [Float](repeating: 0, count: DenseFeature.count)
-        dense.withUnsafeMutableBufferPointer { extractor.extract(buffer, into: &named, dense: $0.baseAddress!) }
+        text.withUTF8 { bytes in
+            dense.withUnsafeMutableBufferPointer {
+                extractor.extract(text: UnsafeRawBufferPointer(bytes), buffer: buffer, into: &named, dense: $0.baseAddress!)
+            }
+            // The tokens of the whole text (a long one was read in segments).
+            buffer.tokenize(UnsafeRawBufferPointer(bytes), options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
+        }
 
         var pushes: [String: [Double]] = [:]
         var order: [String] = []
@@ -61,6 +71,7 @@ extension SentimentModel {
                 }
         }
         let tokens = (0..<buffer.count).map(buffer.token(at:))
-        return Explanation(tokens: tokens, prediction: classify(text), strongest: strongest)
+        let segments = text.withUTF8 { TextSegments.segments(of: UnsafeRawBufferPointer($0)).count }
+        return Explanation(tokens: tokens, prediction: classify(text), strongest: strongest, segments: segments)
     }
 }

@@ -49,6 +49,10 @@ struct ExplainCommand: ParsableCommand {
                 .compactMap { $0 }
             return "\(token.kind.rawValue):\(token.text)" + (marks.isEmpty ? "" : "[\(marks.joined(separator: ","))]")
         }.joined(separator: " ") + "\n"
+        if explanation.segments > 1 {
+            out += "segments  \(explanation.segments): a text over \(TextSegments.wholeLimit) bytes is read in pieces of at most \(TextSegments.segmentLimit), "
+                + "and its features are their mean, each weighted by its length\n"
+        }
         out += "language  \(prediction.language.tag)\(prediction.language.isSupported ? "" : " (unsupported: the label is not meaningful)")\n"
         out += String(format: "label     %@  (negative %.4f, neutral %.4f, positive %.4f; score %+.4f)\n",
                       prediction.label.rawValue, prediction.probabilities.negative, prediction.probabilities.neutral,

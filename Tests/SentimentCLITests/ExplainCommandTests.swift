@@ -34,6 +34,7 @@ struct ExplainCommandTests {
         #expect(tokens.contains("word:good[NEG]"), "\(tokens)")
         #expect(tokens.contains("emoticon::("), "\(tokens)")
         #expect(lines.contains("language  en"))
+        #expect(!lines.contains { $0.hasPrefix("segments") }, "a tweet is read whole")
         #expect(lines.contains { $0.wholeMatch(of: #/label     (negative|neutral|positive)  \(negative 0\.\d{4}, neutral 0\.\d{4}, positive 0\.\d{4}; score [+-][01]\.\d{4}\)/#) != nil },
                 "\(run.output)")
         let sections = sections(run.output)
@@ -103,6 +104,10 @@ struct ExplainCommandTests {
         let first = try #require(run.outputLines.first)
         #expect(first.hasPrefix("text      The staff were friendly. The room was clean"), "\(first.prefix(80))")
         #expect(run.outputLines.contains { $0.hasPrefix("label     ") })
+        // Read in segments of at most 280 bytes: some 800 of them.
+        let segments = try #require(run.outputLines.first { $0.hasPrefix("segments  ") })
+        let count = try #require(segments.firstMatch(of: #/^segments  (\d+): a text over 560 bytes is read in pieces of at most 280/#))
+        #expect((700...1_000).contains(Int(count.1) ?? 0), "\(segments)")
     }
 
     @Test("explain - with blank standard input is a usage error (64); invalid UTF-8 is explained with a warning")

@@ -13,6 +13,8 @@ struct ExplanationTests {
         "This movie was not bad at all",
         "I love this, best day ever!!! 😍",
         "The store opens at 9 on Saturday #shopping @mall http://example.com",
+        // Over 560 bytes: read in segments, each push the segments' mean.
+        (0..<20).map { "Day \($0): the food was great but the service was awful." }.joined(separator: " "),
     ]
 
     @Test("Every feature's pushes and the bias add up to the scores behind the probabilities", arguments: texts)

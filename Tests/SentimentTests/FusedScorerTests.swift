@@ -16,6 +16,9 @@ struct FusedScorerTests {
         "Qué día tan bonito, me encanta", "Je suis très content aujourd'hui", "Das ist nicht gut und ich bin müde",
         "これはペンです", "Привет, как дела?", "123 456 789", "🙂", "but but but", "!!!", "???",
         String(repeating: "good bad ugly ", count: 2000), "naïve café déjà vu résumé",
+        // Read in segments (over 560 bytes): sentences, one unbroken word, another language.
+        (0..<30).map { "Day \($0) was great but the service was awful!" }.joined(separator: " "),
+        String(repeating: "é", count: 700), String(repeating: "Qué día tan bonito. ", count: 40),
     ] + (0..<300).map { i in
         // Made-up words, so a small cache must evict and refill.
         let words = ["love", "hate", "not", "but", "great", "awful", "the", "meh", "#yay", ":)", "😡", "👍", "el", "und", "!!"]

@@ -17,10 +17,13 @@ struct ScoringTests {
         let buffer = TokenBuffer()
         for (text, prediction) in zip(Self.texts, batch) {
             var text = text
-            text.withUTF8 { buffer.tokenize(UnsafeRawBufferPointer($0), options: model.manifest.features.tokenizerOptions, seed: model.manifest.features.hashSeed) }
             var row = SparseRow()
             var dense = [Float](repeating: 0, count: DenseFeature.count)
-            dense.withUnsafeMutableBufferPointer { model.extractor.extract(buffer, into: &row, dense: $0.baseAddress!) }
+            text.withUTF8 { bytes in
+                dense.withUnsafeMutableBufferPointer {
+                    model.extractor.extract(text: UnsafeRawBufferPointer(bytes), buffer: buffer, into: &row, dense: $0.baseAddress!)
+                }
+            }
             let z = ReferenceScorer.logits(indices: row.indices, values: row.values, dense: dense, weights: model.weights)
             let t = model.manifest.decision.temperature
             let top = z.map { $0 / t }.max()!

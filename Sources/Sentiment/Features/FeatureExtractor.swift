@@ -97,6 +97,39 @@ struct FeatureExtractor: Sendable {
     @inline(__always)
     func extract<Sink: FeatureSink>(_ buffer: TokenBuffer, into row: inout Sink, dense: UnsafeMutablePointer<Float>) {
         row.removeAll()
+        append(buffer, to: &row, scale: 1, dense: dense)
+    }
+
+    /// Tokenizes `text` into `buffer` and writes its features to `row`
+    /// (cleared first) and its raw dense values to `dense`: a text of more
+    /// than `TextSegments.wholeLimit` bytes as the mean of its segments'
+    /// features, each segment's values scaled by its weight (`TextSegments`).
+    /// `buffer` is left holding the last segment's tokens.
+    func extract<Sink: FeatureSink>(text: UnsafeRawBufferPointer, buffer: TokenBuffer, into row: inout Sink,
+                                    dense: UnsafeMutablePointer<Float>) {
+        let segments = TextSegments.segments(of: text)
+        row.removeAll()
+        guard segments.count > 1 else {
+            buffer.tokenize(text, options: settings.tokenizerOptions, seed: settings.hashSeed)
+            append(buffer, to: &row, scale: 1, dense: dense)
+            return
+        }
+        dense.update(repeating: 0, count: DenseFeature.count)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: DenseFeature.count) { part in
+            for segment in segments {
+                buffer.tokenize(UnsafeRawBufferPointer(rebasing: text[segment.range]),
+                                options: settings.tokenizerOptions, seed: settings.hashSeed)
+                append(buffer, to: &row, scale: segment.weight, dense: part.baseAddress!)
+                for j in 0..<DenseFeature.count { dense[j] += segment.weight * part[j] }
+            }
+        }
+    }
+
+    /// Appends the features of the tokens in `buffer` to `row`, their values
+    /// times `scale`, and writes the raw dense values to `dense`.
+    @inline(__always)
+    private func append<Sink: FeatureSink>(_ buffer: TokenBuffer, to row: inout Sink, scale: Float, dense: UnsafeMutablePointer<Float>) {
+        let base = row.count
         let count = buffer.count
         let tokens = buffer.tokens
 
@@ -131,9 +164,9 @@ struct FeatureExtractor: Sendable {
             beforePrevious = previous
             previous = token.hash
         }
-        let wordFeatures = row.count
+        let wordFeatures = row.count - base
         if wordFeatures > 0 {
-            row.setValues(1 / Float(wordFeatures).squareRoot(), 0..<wordFeatures)
+            row.setValues(scale / Float(wordFeatures).squareRoot(), base..<row.count)
         }
 
         // Character (byte) n-grams inside words.
@@ -142,9 +175,10 @@ struct FeatureExtractor: Sendable {
                 let negated = settings.negatedCharNgrams && tokens[i].flags & UInt16(CTK_FLAG_NEGATED) != 0
                 appendCharNgrams(buffer.textBytes(of: i), negated: negated, to: &row)
             }
-            let charFeatures = row.count - wordFeatures
+            let charFeatures = row.count - base - wordFeatures
             if charFeatures > 0 {
-                row.setValues(Float(settings.charGroupWeight) / Float(charFeatures).squareRoot(), wordFeatures..<row.count)
+                row.setValues(scale * Float(settings.charGroupWeight) / Float(charFeatures).squareRoot(),
+                              (base + wordFeatures)..<row.count)
             }
         }
 

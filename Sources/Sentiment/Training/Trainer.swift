@@ -78,8 +78,7 @@ public struct Trainer: Sendable {
         }
         let foldKind = folds < 2 ? "1 fold" : "\(folds) \(chronological ? "chronological" : "stratified") folds"
         log("featurizing \(examples.count) examples (\(foldKind), \(threads) threads)")
-        var set = TrainingSet.build(examples, threads: threads, extractor: { extractors[fold[$0]] },
-                                    options: settings.tokenizerOptions, seed: settings.hashSeed)
+        var set = TrainingSet.build(examples, threads: threads, extractor: { extractors[fold[$0]] })
         let (mean, scale) = set.denseMoments()
         set.standardize(mean: mean, scale: scale)
         log("\(set.indices.count) sparse features, \(String(format: "%.1f", Double(set.indices.count) / Double(set.count))) per example")
@@ -137,8 +136,7 @@ public struct Trainer: Sendable {
         let (theta, report) = try fit(objective, name: "final model")
         log("final model: \(report.iterations) iterations, \(report.evaluations) evaluations in \(String(format: "%.1f", report.seconds)) s, objective \(String(format: "%.5f", report.objective))")
 
-        let denseRange = TrainingSet.denseRange(examples, extractor: FeatureExtractor(settings: settings, lexicon: fullLexicon),
-                                                options: settings.tokenizerOptions, seed: settings.hashSeed)
+        let denseRange = TrainingSet.denseRange(examples, extractor: FeatureExtractor(settings: settings, lexicon: fullLexicon))
         var weights = ModelWeights.zeros(bucketBits: settings.bucketBits, lexicon: fullLexicon)
         weights.sparse = objective.sparseWeights(theta)
         for k in 0..<(3 * DenseFeature.count) { weights.dense[k] = Float(theta[objective.denseOffset + k]) }

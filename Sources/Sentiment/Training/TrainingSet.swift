@@ -12,8 +12,9 @@ struct TrainingSet: Sendable {
 
     var count: Int { labels.count }
 
-    /// Featurizes `examples`, example `i` with `extractor(i)`, on `threads` threads.
-    static func build(_ examples: [LabeledExample], threads: Int, extractor: (Int) -> FeatureExtractor, options: UInt32, seed: UInt64) -> TrainingSet {
+    /// Featurizes `examples`, example `i` with `extractor(i)`, on `threads`
+    /// threads (a long text as the mean of its segments, as it is classified).
+    static func build(_ examples: [LabeledExample], threads: Int, extractor: (Int) -> FeatureExtractor) -> TrainingSet {
         let n = examples.count
         let chunks = max(1, min(threads, n / 512 + 1))
         let extractors = (0..<n).map(extractor)
@@ -26,8 +27,11 @@ struct TrainingSet: Sendable {
             var dense = [Float](repeating: 0, count: DenseFeature.count)
             for i in range {
                 var text = examples[i].text
-                text.withUTF8 { buffer.tokenize(UnsafeRawBufferPointer($0), options: options, seed: seed) }
-                dense.withUnsafeMutableBufferPointer { extractors[i].extract(buffer, into: &row, dense: $0.baseAddress!) }
+                text.withUTF8 { bytes in
+                    dense.withUnsafeMutableBufferPointer {
+                        extractors[i].extract(text: UnsafeRawBufferPointer(bytes), buffer: buffer, into: &row, dense: $0.baseAddress!)
+                    }
+                }
                 part.indices += row.indices
                 part.values += row.values
                 part.rowStart.append(part.indices.count)
@@ -74,7 +78,7 @@ struct TrainingSet: Sendable {
     /// `examples`, as `extractor` (the shipped model's: its lexicon is learned
     /// from every example, where the training set's own dense values each saw
     /// their fold's) computes them.
-    static func denseRange(_ examples: [LabeledExample], extractor: FeatureExtractor, options: UInt32, seed: UInt64) -> DenseRange {
+    static func denseRange(_ examples: [LabeledExample], extractor: FeatureExtractor) -> DenseRange {
         let d = DenseFeature.count
         guard !examples.isEmpty else { return DenseRange(min: [Float](repeating: 0, count: d), max: [Float](repeating: 0, count: d)) }
         var lower = [Float](repeating: .infinity, count: d), upper = [Float](repeating: -.infinity, count: d)
@@ -83,8 +87,11 @@ struct TrainingSet: Sendable {
         var dense = [Float](repeating: 0, count: d)
         for example in examples {
             var text = example.text
-            text.withUTF8 { buffer.tokenize(UnsafeRawBufferPointer($0), options: options, seed: seed) }
-            dense.withUnsafeMutableBufferPointer { extractor.extract(buffer, into: &row, dense: $0.baseAddress!) }
+            text.withUTF8 { bytes in
+                dense.withUnsafeMutableBufferPointer {
+                    extractor.extract(text: UnsafeRawBufferPointer(bytes), buffer: buffer, into: &row, dense: $0.baseAddress!)
+                }
+            }
             for j in 0..<d {
                 lower[j] = min(lower[j], dense[j])
                 upper[j] = max(upper[j], dense[j])
