@@ -84,6 +84,20 @@ enum Fixtures {
         return workspace.dense[feature.rawValue]
     }
 
+    /// The sparse row and raw dense values of `text` as training builds them
+    /// (`FeatureExtractor.extract(text:…)`: a long text as its segments' mean).
+    static func features(of text: String, model: SentimentModel) -> (row: SparseRow, dense: [Float]) {
+        var text = text
+        var row = SparseRow()
+        var dense = [Float](repeating: 0, count: DenseFeature.count)
+        text.withUTF8 { bytes in
+            dense.withUnsafeMutableBufferPointer {
+                model.extractor.extract(text: UnsafeRawBufferPointer(bytes), buffer: TokenBuffer(), into: &row, dense: $0.baseAddress!)
+            }
+        }
+        return (row, dense)
+    }
+
     /// Saves `manifest` with `weights` to a temporary directory and loads it
     /// back: the reason of the `ModelError.malformedManifest` that loading
     /// fails with, or nil when it loads or fails otherwise.

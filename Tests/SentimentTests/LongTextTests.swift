@@ -84,16 +84,8 @@ struct LongTextTests {
     @Test("Training reads a long text as the mean of its segments' features")
     func trainingFeaturesAreTheSegmentsMean() throws {
         let model = try #require(Self.model, "Models/default must load")
-        let buffer = TokenBuffer()
         func features(_ text: String) -> (sums: [Int32: Float], dense: [Float]) {
-            var text = text
-            var row = SparseRow()
-            var dense = [Float](repeating: 0, count: DenseFeature.count)
-            text.withUTF8 { bytes in
-                dense.withUnsafeMutableBufferPointer {
-                    model.extractor.extract(text: UnsafeRawBufferPointer(bytes), buffer: buffer, into: &row, dense: $0.baseAddress!)
-                }
-            }
+            let (row, dense) = Fixtures.features(of: text, model: model)
             var sums: [Int32: Float] = [:]
             for (index, value) in zip(row.indices, row.values) { sums[index, default: 0] += value }
             return (sums, dense)

@@ -14,16 +14,8 @@ struct ScoringTests {
         let model = try Fixtures.smallModel()
         let batch = model.classify(Self.texts)
         let decision = Decision(model.manifest.decision)
-        let buffer = TokenBuffer()
         for (text, prediction) in zip(Self.texts, batch) {
-            var text = text
-            var row = SparseRow()
-            var dense = [Float](repeating: 0, count: DenseFeature.count)
-            text.withUTF8 { bytes in
-                dense.withUnsafeMutableBufferPointer {
-                    model.extractor.extract(text: UnsafeRawBufferPointer(bytes), buffer: buffer, into: &row, dense: $0.baseAddress!)
-                }
-            }
+            let (row, dense) = Fixtures.features(of: text, model: model)
             let z = ReferenceScorer.logits(indices: row.indices, values: row.values, dense: dense, weights: model.weights)
             let t = model.manifest.decision.temperature
             let top = z.map { $0 / t }.max()!
