@@ -73,6 +73,12 @@ struct LongTextTests {
         }
     }
 
+    @Test("A long blank text scores as a short one: the bias and nothing else")
+    func longBlankTextScoresAsAShortOne() throws {
+        let model = try #require(Self.model, "Models/default must load")
+        #expect(model.classify(String(repeating: " ", count: 2_000)) == model.classify(" "))
+    }
+
     @Test("A long text's language is the whole text's")
     func languageIsTheWholeTexts() throws {
         let model = try #require(Self.model, "Models/default must load")

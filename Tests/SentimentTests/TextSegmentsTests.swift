@@ -95,4 +95,10 @@ struct TextSegmentsTests {
         #expect(found.first?.weight == 1)
         #expect(pieces(text).map { $0.drop { $0 == " " } } == ["a happy ending"])
     }
+
+    @Test("A long text of nothing but white space is one segment, read whole")
+    func blankTextIsWhole() {
+        let text = String(repeating: " \n", count: 400)
+        #expect(segments(text) == [.init(range: 0..<800, weight: 1)])
+    }
 }

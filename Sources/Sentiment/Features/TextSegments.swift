@@ -2,8 +2,8 @@
 ///
 /// The model was trained on tweets (the longest training text is 172 bytes)
 /// and sums each feature group scaled by 1/√(its size), so a text that says
-/// the same thing k times scores √k times as sure: a few kilobytes of mixed
-/// sentences came out at p 0.9997. A text of more than `wholeLimit` bytes is
+/// the same thing k times scores √k times as sure: read whole, 4.6 KB of
+/// forty unrelated tweets came out positive at p 0.95. A text of more than `wholeLimit` bytes is
 /// therefore cut into segments of at most `segmentLimit` bytes — at sentence
 /// ends where it can be, else at white space, else between two scalars — and
 /// its score is the mean of the segments' scores (sparse and dense alike),
@@ -29,10 +29,10 @@ public enum TextSegments {
     /// The segments of `bytes`: the whole text when it has at most
     /// `wholeLimit` bytes; otherwise consecutive ranges of at most
     /// `segmentLimit` bytes that cover it in order, without those that hold
-    /// only ASCII white space.
-    static func segments(of bytes: UnsafeRawBufferPointer, wholeLimit: Int = wholeLimit, segmentLimit: Int = segmentLimit) -> [Segment] {
-        precondition(segmentLimit >= 4, "a segment holds at least one scalar")
-        guard bytes.count > wholeLimit else { return [Segment(range: 0..<bytes.count, weight: 1)] }
+    /// only ASCII white space (a text of nothing else is one segment, whole).
+    static func segments(of bytes: UnsafeRawBufferPointer) -> [Segment] {
+        let whole = [Segment(range: 0..<bytes.count, weight: 1)]
+        guard bytes.count > wholeLimit else { return whole }
         var ranges: [Range<Int>] = []
         var start = 0
         while start < bytes.count {
@@ -40,6 +40,7 @@ public enum TextSegments {
             if !isBlank(bytes, start..<end) { ranges.append(start..<end) }
             start = end
         }
+        guard !ranges.isEmpty else { return whole }
         let total = Float(ranges.reduce(0) { $0 + $1.count })
         return ranges.map { Segment(range: $0, weight: Float($0.count) / total) }
     }
