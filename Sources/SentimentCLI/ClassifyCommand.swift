@@ -29,7 +29,9 @@ struct ClassifyCommand: ParsableCommand {
             has them) gets "warning":"NUL bytes". TSV and CSV have the same fields \
             as columns: line, index, id, user, author_id, label, negative, \
             neutral, positive, score, lang, error, warning (empty where JSON \
-            Lines leaves a field out).
+            Lines leaves a field out). A text over 560 bytes is scored as the \
+            length-weighted mean of its pieces of at most 280 bytes (cut after \
+            sentence ends), so its length alone does not make it sure.
 
             A line that cannot be used (malformed JSON, no text field or one that is \
             not a string, empty line, over 1 MiB) gives an error record, {"line":N,"error":"…"}, and the run \
