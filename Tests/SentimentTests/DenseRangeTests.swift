@@ -8,8 +8,9 @@ import Testing
 @Suite("Dense range")
 struct DenseRangeTests {
     /// The small model's training texts, said over and over: longer, louder
-    /// and with more of everything than any of them.
-    static let longText = String(repeating: "best movie ever!!! 😍 #great @friend ", count: 400)
+    /// and with more of everything than any of them, and still short enough
+    /// (507 bytes) to be read whole, not in segments (`TextSegments`).
+    static let longText = String(repeating: "best movie ever!!! 😍 #great @friend ", count: 13)
 
     /// The raw dense values of `text` as `model`'s features make them, before
     /// any range is applied.
@@ -51,6 +52,7 @@ struct DenseRangeTests {
         let raw = rawDense(Self.longText, model)
         let length = DenseFeature.length.rawValue, exclamations = DenseFeature.exclamations.rawValue
         #expect(raw[length] > range.max[length] && raw[exclamations] > range.max[exclamations])
+        #expect(Self.longText.utf8.count <= TextSegments.wholeLimit)
 
         let expected = zip(raw, zip(range.min, range.max)).map { x, bounds in min(max(x, bounds.0), bounds.1) }
         #expect(DenseFeature.allCases.map { Fixtures.dense($0, of: Self.longText, model: model) } == expected)
