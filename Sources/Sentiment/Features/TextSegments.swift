@@ -10,8 +10,8 @@
 /// each weighted by its length in bytes. The model is linear, so that is the
 /// score of one feature vector, the segments' vectors averaged: training,
 /// `explain` and classification all read a long text this way. Texts up to
-/// `wholeLimit` bytes — every tweet, even 280 characters with emoji — are
-/// read whole, as before.
+/// `wholeLimit` bytes — a 280-character English tweet, even with dozens of
+/// emoji — are read whole, as before.
 public enum TextSegments {
     /// Texts up to this many bytes are one segment.
     public static let wholeLimit = 560
