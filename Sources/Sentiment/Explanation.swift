@@ -31,16 +31,9 @@ extension SentimentModel {
     /// (none when `limit` is 0 or less).
     public func explain(_ text: String, limit: Int = 8) -> Explanation {
         let buffer = TokenBuffer()
-        var text = text
         var named = NamedRow()
         var dense = [Float](repeating: 0, count: DenseFeature.count)
-        text.withUTF8 { bytes in
-            dense.withUnsafeMutableBufferPointer {
-                extractor.extract(text: UnsafeRawBufferPointer(bytes), buffer: buffer, into: &named, dense: $0.baseAddress!)
-            }
-            // The tokens of the whole text (a long one was read in segments).
-            buffer.tokenize(UnsafeRawBufferPointer(bytes), options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
-        }
+        let segments = extractor.extract(text: text, buffer: buffer, into: &named, dense: &dense)
 
         var pushes: [String: [Double]] = [:]
         var order: [String] = []
@@ -70,8 +63,10 @@ extension SentimentModel {
                     return .init(feature: name, push: ClassProbabilities(negative: p[0], neutral: p[1], positive: p[2]))
                 }
         }
+        // The tokens of the whole text (a long one was read in segments).
+        var whole = text
+        whole.withUTF8 { buffer.tokenize(UnsafeRawBufferPointer($0), options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed) }
         let tokens = (0..<buffer.count).map(buffer.token(at:))
-        let segments = text.withUTF8 { TextSegments.segments(of: UnsafeRawBufferPointer($0)).count }
         return Explanation(tokens: tokens, prediction: classify(text), strongest: strongest, segments: segments)
     }
 }

@@ -213,8 +213,8 @@ public struct SentimentModel: Sendable {
         let options = manifest.features.tokenizerOptions, seed = manifest.features.hashSeed
         let logits = workspace.logits + 3 * row, dense = workspace.dense + row * DenseFeature.count
         workspace.tokens.tokenize(bytes, options: options, seed: seed)
-        let language = fused.score(workspace.tokens, cache: workspace.cache, logits: logits, dense: dense)
-        workspace.languages[row] = languageDetector.sparingNames(language, buffer: workspace.tokens, source: bytes)
+        workspace.languages[row] = languageDetector.sparingNames(
+            languageDetector.detect(workspace.tokens), buffer: workspace.tokens, source: bytes)
         logits.update(repeating: 0, count: 3)
         dense.update(repeating: 0, count: DenseFeature.count)
         withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 + DenseFeature.count) { part in

@@ -87,14 +87,9 @@ enum Fixtures {
     /// The sparse row and raw dense values of `text` as training builds them
     /// (`FeatureExtractor.extract(text:…)`: a long text as its segments' mean).
     static func features(of text: String, model: SentimentModel) -> (row: SparseRow, dense: [Float]) {
-        var text = text
         var row = SparseRow()
         var dense = [Float](repeating: 0, count: DenseFeature.count)
-        text.withUTF8 { bytes in
-            dense.withUnsafeMutableBufferPointer {
-                model.extractor.extract(text: UnsafeRawBufferPointer(bytes), buffer: TokenBuffer(), into: &row, dense: $0.baseAddress!)
-            }
-        }
+        model.extractor.extract(text: text, buffer: TokenBuffer(), into: &row, dense: &dense)
         return (row, dense)
     }
 

@@ -104,15 +104,17 @@ struct FeatureExtractor: Sendable {
     /// (cleared first) and its raw dense values to `dense`: a text of more
     /// than `TextSegments.wholeLimit` bytes as the mean of its segments'
     /// features, each segment's values scaled by its weight (`TextSegments`).
-    /// `buffer` is left holding the last segment's tokens.
+    /// `buffer` is left holding the last segment's tokens. Returns the
+    /// number of segments.
+    @discardableResult
     func extract<Sink: FeatureSink>(text: UnsafeRawBufferPointer, buffer: TokenBuffer, into row: inout Sink,
-                                    dense: UnsafeMutablePointer<Float>) {
+                                    dense: UnsafeMutablePointer<Float>) -> Int {
         let segments = TextSegments.segments(of: text)
         row.removeAll()
         guard segments.count > 1 else {
             buffer.tokenize(text, options: settings.tokenizerOptions, seed: settings.hashSeed)
             append(buffer, to: &row, scale: 1, dense: dense)
-            return
+            return 1
         }
         dense.update(repeating: 0, count: DenseFeature.count)
         withUnsafeTemporaryAllocation(of: Float.self, capacity: DenseFeature.count) { part in
@@ -121,6 +123,20 @@ struct FeatureExtractor: Sendable {
                                 options: settings.tokenizerOptions, seed: settings.hashSeed)
                 append(buffer, to: &row, scale: segment.weight, dense: part.baseAddress!)
                 for j in 0..<DenseFeature.count { dense[j] += segment.weight * part[j] }
+            }
+        }
+        return segments.count
+    }
+
+    /// `extract(text:…)` of a `String`, its dense values into `dense`
+    /// (`DenseFeature.count` of them).
+    @discardableResult
+    func extract<Sink: FeatureSink>(text: String, buffer: TokenBuffer, into row: inout Sink, dense: inout [Float]) -> Int {
+        precondition(dense.count == DenseFeature.count)
+        var text = text
+        return text.withUTF8 { bytes in
+            dense.withUnsafeMutableBufferPointer {
+                extract(text: UnsafeRawBufferPointer(bytes), buffer: buffer, into: &row, dense: $0.baseAddress!)
             }
         }
     }

@@ -26,12 +26,7 @@ struct TrainingSet: Sendable {
             part.dense.reserveCapacity(range.count * DenseFeature.count)
             var dense = [Float](repeating: 0, count: DenseFeature.count)
             for i in range {
-                var text = examples[i].text
-                text.withUTF8 { bytes in
-                    dense.withUnsafeMutableBufferPointer {
-                        extractors[i].extract(text: UnsafeRawBufferPointer(bytes), buffer: buffer, into: &row, dense: $0.baseAddress!)
-                    }
-                }
+                extractors[i].extract(text: examples[i].text, buffer: buffer, into: &row, dense: &dense)
                 part.indices += row.indices
                 part.values += row.values
                 part.rowStart.append(part.indices.count)
@@ -86,12 +81,7 @@ struct TrainingSet: Sendable {
         var row = SparseRow()
         var dense = [Float](repeating: 0, count: d)
         for example in examples {
-            var text = example.text
-            text.withUTF8 { bytes in
-                dense.withUnsafeMutableBufferPointer {
-                    extractor.extract(text: UnsafeRawBufferPointer(bytes), buffer: buffer, into: &row, dense: $0.baseAddress!)
-                }
-            }
+            extractor.extract(text: example.text, buffer: buffer, into: &row, dense: &dense)
             for j in 0..<d {
                 lower[j] = min(lower[j], dense[j])
                 upper[j] = max(upper[j], dense[j])
