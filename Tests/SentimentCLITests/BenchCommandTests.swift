@@ -13,11 +13,11 @@ struct BenchCommandTests {
     }
 
     /// Runs `Bench` (built beside `sentiment`) on a 20-tweet dump of the plain fixture.
-    private func bench(_ arguments: [String]) throws -> SentimentExecutable.Run {
+    private func bench(_ arguments: [String]) async throws -> SentimentExecutable.Run {
         let sentiment = try #require(SentimentExecutable.url, "the sentiment executable was not built beside the tests")
         let bench = sentiment.deletingLastPathComponent().appendingPathComponent("Bench")
         try #require(FileManager.default.isExecutableFile(atPath: bench.path), "Bench was not built beside sentiment")
-        return try SentimentExecutable.run(executable: bench, [
+        return try await SentimentExecutable.run(executable: bench, [
             "--tweets", "20", "--stage-tweets", "20", "--repeat", "1", "--process-repeat", "1", "--no-scale",
             "--input", SentimentExecutable.fixture("plain.txt"), "--work-dir", folder.url.path,
             "--model", "Models/default", "--sentiment", sentiment.path,
@@ -25,26 +25,26 @@ struct BenchCommandTests {
     }
 
     @Test("An unwritable --json stops the run before any benchmark, naming the option and the reason")
-    func unwritableJSON() throws {
-        let run = try bench(["--json", "/proc/none/bench.json"])
+    func unwritableJSON() async throws {
+        let run = try await bench(["--json", "/proc/none/bench.json"])
         #expect(run.status != 0)
         #expect(run.stderr.contains("--json /proc/none/bench.json: cannot"), "\(run.stderr)")
         #expect(!run.stderr.contains("writing plain dump"), "no dump was built: \(run.stderr)")
     }
 
     @Test("A --filter that no benchmark's name contains is an error, not an empty report")
-    func filterMatchingNothing() throws {
+    func filterMatchingNothing() async throws {
         let json = folder.appendingPathComponent("results/bench.json")
-        let run = try bench(["--filter", "nothingmatches", "--json", json.path])
+        let run = try await bench(["--filter", "nothingmatches", "--json", json.path])
         #expect(run.status != 0)
         #expect(run.stderr.contains("no benchmark's name contains --filter nothingmatches"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: json.path))
     }
 
     @Test("A filtered run writes JSON with the benchmarks asked for, an SVG chart, and names a filter that matched nothing")
-    func filteredRunWritesResults() throws {
+    func filteredRunWritesResults() async throws {
         let json = folder.appendingPathComponent("results/bench.json")
-        let run = try bench(["--filter", "tokenizer/all", "--filter", "zzz", "--json", json.path])
+        let run = try await bench(["--filter", "tokenizer/all", "--filter", "zzz", "--json", json.path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("no benchmark's name contains --filter zzz"), "\(run.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])

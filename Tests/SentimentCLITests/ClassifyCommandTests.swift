@@ -8,27 +8,28 @@ import Testing
 struct ClassifyCommandTests {
     typealias Run = SentimentExecutable.Run
 
-    private func classify(_ arguments: [String], input: String? = nil) throws -> Run {
-        try SentimentExecutable.run(["classify"] + arguments, input: input.map { Data($0.utf8) })
+    private func classify(_ arguments: [String], input: String? = nil) async throws -> Run {
+        try await SentimentExecutable.run(["classify"] + arguments, input: input.map { Data($0.utf8) })
     }
 
     private func fixture(_ name: String) -> String { SentimentExecutable.fixture(name) }
 
-    /// Starts `sentiment arguments…` writing to `standardOutput`, with standard error on a pipe.
-    private func start(_ arguments: [String], standardOutput: Any) throws -> (Process, Pipe) {
+    /// Starts `sentiment arguments…` writing to `standardOutput`, with standard
+    /// error in the file `errors` (read it after `SentimentExecutable.exit(of:)`).
+    private func start(_ arguments: [String], standardOutput: Any, errors: URL) throws -> Process {
         let process = try SentimentExecutable.process(arguments)
         process.standardOutput = standardOutput
-        let errors = Pipe()
-        process.standardError = errors
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errors)
         try process.run()
-        return (process, errors)
+        return process
     }
 
     // MARK: - Input kinds
 
     @Test("Plain text gives one record per line with golden labels")
-    func plainText() throws {
-        let run = try classify([fixture("plain.txt")])
+    func plainText() async throws {
+        let run = try await classify([fixture("plain.txt")])
         #expect(run.status == 0, "\(run.stderr)")
         let records = try run.records()
         #expect(records.map { $0["line"] as? Int } == Array(1...6))
@@ -50,16 +51,16 @@ struct ClassifyCommandTests {
     }
 
     @Test("Numbers have exactly four decimals and fields come in a fixed order")
-    func recordLayout() throws {
-        let run = try classify([], input: "I love this!!! 😍\n")
+    func recordLayout() async throws {
+        let run = try await classify([], input: "I love this!!! 😍\n")
         let line = try #require(run.outputLines.first)
         let pattern = #/^\{"line":1,"label":"positive","probabilities":\{"negative":0\.\d{4},"neutral":0\.\d{4},"positive":[01]\.\d{4}\},"score":-?[01]\.\d{4},"lang":"en"\}$/#
         #expect(line.wholeMatch(of: pattern) != nil, "\(line)")
     }
 
     @Test("v1.1 tweets keep 19-digit ids and user names")
-    func twitterV1() throws {
-        let run = try classify([fixture("v1.jsonl")])
+    func twitterV1() async throws {
+        let run = try await classify([fixture("v1.jsonl")])
         #expect(run.status == 0, "\(run.stderr)")
         let records = try run.records()
         #expect(records.map { $0["line"] as? Int } == Array(1...7))
@@ -77,8 +78,8 @@ struct ClassifyCommandTests {
     }
 
     @Test("v2 tweets carry id and author_id; note_tweet.text is the text of long posts")
-    func twitterV2() throws {
-        let run = try classify([fixture("v2.jsonl")])
+    func twitterV2() async throws {
+        let run = try await classify([fixture("v2.jsonl")])
         #expect(run.status == 0, "\(run.stderr)")
         let records = try run.records()
         #expect(records.map { $0["id"] as? String } == ["1460323737035677698", "1460323737035677699", "1460323737035677700"])
@@ -87,8 +88,8 @@ struct ClassifyCommandTests {
     }
 
     @Test("v2 pages give one record per element with its index; empty and error pages one error record")
-    func twitterV2Pages() throws {
-        let run = try classify([fixture("v2-pages.jsonl")])
+    func twitterV2Pages() async throws {
+        let run = try await classify([fixture("v2-pages.jsonl")])
         #expect(run.status == 65)
         let records = try run.records()
         #expect(records.map { $0["line"] as? Int } == [1, 1, 1, 2, 3, 4])
@@ -108,8 +109,8 @@ struct ClassifyCommandTests {
     }
 
     @Test("Bad lines give error records in place, the rest is classified, and the exit status is 65")
-    func mixedWithBadLines() throws {
-        let run = try classify([fixture("mixed.jsonl")])
+    func mixedWithBadLines() async throws {
+        let run = try await classify([fixture("mixed.jsonl")])
         #expect(run.status == 65)
         #expect(run.outputLines.count == 10)
         let records = try run.records()
@@ -133,8 +134,8 @@ struct ClassifyCommandTests {
     }
 
     @Test("Invalid UTF-8 is classified with a warning, not dropped")
-    func invalidUTF8() throws {
-        let run = try classify([fixture("invalid-utf8.txt")])
+    func invalidUTF8() async throws {
+        let run = try await classify([fixture("invalid-utf8.txt")])
         #expect(run.status == 0)
         let records = try run.records()
         #expect(records.map { $0["line"] as? Int } == [1, 2, 3])
@@ -145,8 +146,8 @@ struct ClassifyCommandTests {
     }
 
     @Test("TSV and CSV carry the invalid UTF-8 warning in their last column", arguments: ["tsv", "csv"])
-    func invalidUTF8Delimited(format: String) throws {
-        let run = try classify(["--format", format, fixture("invalid-utf8.txt")])
+    func invalidUTF8Delimited(format: String) async throws {
+        let run = try await classify(["--format", format, fixture("invalid-utf8.txt")])
         #expect(run.status == 0)
         let separator: Character = format == "tsv" ? "\t" : ","
         let rows = run.outputLines.map { $0.split(separator: separator, omittingEmptySubsequences: false) }
@@ -156,13 +157,13 @@ struct ClassifyCommandTests {
     }
 
     @Test("A line over 1 MiB is an error record and the lines around it are kept")
-    func hugeLine() throws {
+    func hugeLine() async throws {
         var input = Data("I love this!!! 😍\n".utf8)
         input.append(Data(repeating: UInt8(ascii: "a"), count: 2_000_000))
         input.append(Data("\nworst day ever :(\n".utf8))
         input.append(Data(repeating: UInt8(ascii: "b"), count: 1 << 20))  // exactly the limit: kept
         input.append(Data("\r\n".utf8))
-        let run = try SentimentExecutable.run(["classify"], input: input)
+        let run = try await SentimentExecutable.run(["classify"], input: input)
         #expect(run.status == 65)
         let records = try run.records()
         #expect(records.map { $0["line"] as? Int } == [1, 2, 3, 4])
@@ -173,8 +174,8 @@ struct ClassifyCommandTests {
     }
 
     @Test("Unsupported languages get label null, the language tag and unsupported true")
-    func unsupportedLanguage() throws {
-        let run = try classify([], input: "今日はとても楽しい一日でした。ありがとう！\n¡Qué día tan bonito! Me encanta el sol de la mañana y el café con mis amigos.\n")
+    func unsupportedLanguage() async throws {
+        let run = try await classify([], input: "今日はとても楽しい一日でした。ありがとう！\n¡Qué día tan bonito! Me encanta el sol de la mañana y el café con mis amigos.\n")
         #expect(run.status == 0)
         let records = try run.records()
         #expect(records.count == 2)
@@ -190,8 +191,8 @@ struct ClassifyCommandTests {
     }
 
     @Test("Emoji-only text is scored with lang und")
-    func undeterminedLanguage() throws {
-        let records = try classify([], input: "😍😍😍\n").records()
+    func undeterminedLanguage() async throws {
+        let records = try await classify([], input: "😍😍😍\n").records()
         #expect(records.first?["lang"] as? String == "und")
         #expect(records.first?["label"] is String)
         #expect(records.first?["unsupported"] == nil)
@@ -200,8 +201,8 @@ struct ClassifyCommandTests {
     // MARK: - Inputs
 
     @Test("Empty input gives no records, the summary and status 0", arguments: [true, false])
-    func emptyInput(fromFile: Bool) throws {
-        let run = fromFile ? try classify([fixture("empty.txt")]) : try classify([], input: "")
+    func emptyInput(fromFile: Bool) async throws {
+        let run = fromFile ? try await classify([fixture("empty.txt")]) : try await classify([], input: "")
         #expect(run.status == 0)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr == "classified 0 records (positive 0, neutral 0, negative 0, errors 0) in 0.00 s, 0 tweets/s\n"
@@ -209,8 +210,8 @@ struct ClassifyCommandTests {
     }
 
     @Test("Several inputs are read in order with line numbers running on; '-' is standard input")
-    func severalInputs() throws {
-        let run = try classify([fixture("plain.txt"), "-", fixture("v2.jsonl")], input: "one more line without newline")
+    func severalInputs() async throws {
+        let run = try await classify([fixture("plain.txt"), "-", fixture("v2.jsonl")], input: "one more line without newline")
         #expect(run.status == 0)
         let records = try run.records()
         #expect(records.map { $0["line"] as? Int } == Array(1...10))
@@ -218,18 +219,18 @@ struct ClassifyCommandTests {
     }
 
     @Test("A byte order mark at the start of a file does not hide its first JSON record")
-    func byteOrderMark() throws {
-        let plain = try classify([], input: "{\"id_str\":\"1\",\"text\":\"worst day ever :(\"}\n")
-        let marked = try classify([], input: "\u{FEFF}{\"id_str\":\"1\",\"text\":\"worst day ever :(\"}\n")
+    func byteOrderMark() async throws {
+        let plain = try await classify([], input: "{\"id_str\":\"1\",\"text\":\"worst day ever :(\"}\n")
+        let marked = try await classify([], input: "\u{FEFF}{\"id_str\":\"1\",\"text\":\"worst day ever :(\"}\n")
         #expect(marked.status == 0)
         #expect(marked.stdout == plain.stdout)
         #expect(try marked.records().first?["id"] as? String == "1")
     }
 
     @Test("Records read before an input fails are written, then the run exits 66 naming it")
-    func inputFailsPartWay() throws {
+    func inputFailsPartWay() async throws {
         // /proc/self/mem passes the up-front check but cannot be read (EIO).
-        let run = try classify([fixture("plain.txt"), "/proc/self/mem"])
+        let run = try await classify([fixture("plain.txt"), "/proc/self/mem"])
         #expect(run.status == 66)
         #expect(try run.records().map { $0["line"] as? Int } == Array(1...6))
         #expect(run.stderr.hasPrefix("classified 6 records"))
@@ -237,16 +238,17 @@ struct ClassifyCommandTests {
     }
 
     @Test("A reader that goes away ends the run quietly, without a signal")
-    func readerGoesAway() throws {
+    func readerGoesAway() async throws {
         let folder = try TemporaryFolder("classify-epipe")
         let input = folder.appendingPathComponent("input.txt")
         try Data(String(repeating: "I love this so much\n", count: 50_000).utf8).write(to: input)
         let output = Pipe()
-        let (process, errors) = try start(["classify", input.path], standardOutput: output)
+        let errors = folder.appendingPathComponent("stderr")
+        let process = try start(["classify", input.path], standardOutput: output, errors: errors)
         let first = output.fileHandleForReading.readData(ofLength: 100)
         try output.fileHandleForReading.close()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        await SentimentExecutable.exit(of: process)
+        let stderr = try String(contentsOf: errors, encoding: .utf8)
         #expect(first.starts(with: Data(#"{"line":1,"#.utf8)))
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0, "\(stderr)")
@@ -255,42 +257,44 @@ struct ClassifyCommandTests {
     }
 
     @Test("A full disk exits 74 and the summary counts only what was written")
-    func outputCannotBeWritten() throws {
+    func outputCannotBeWritten() async throws {
         let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-        let (process, errors) = try start(["classify", fixture("plain.txt")], standardOutput: full)
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let folder = try TemporaryFolder("classify-full")
+        let errors = folder.appendingPathComponent("stderr")
+        let process = try start(["classify", fixture("plain.txt")], standardOutput: full, errors: errors)
+        await SentimentExecutable.exit(of: process)
+        let stderr = try String(contentsOf: errors, encoding: .utf8)
         #expect(process.terminationStatus == 74)
         #expect(stderr.hasPrefix("classified 0 records"))
         #expect(stderr.contains("cannot write the output: No space left on device"))
     }
 
     @Test("CRLF line endings are stripped")
-    func crlf() throws {
-        let lf = try classify([], input: "I love this!!! 😍\n{\"id\":\"1\",\"text\":\"worst day ever :(\"}\n")
-        let crlf = try classify([], input: "I love this!!! 😍\r\n{\"id\":\"1\",\"text\":\"worst day ever :(\"}\r\n")
+    func crlf() async throws {
+        let lf = try await classify([], input: "I love this!!! 😍\n{\"id\":\"1\",\"text\":\"worst day ever :(\"}\n")
+        let crlf = try await classify([], input: "I love this!!! 😍\r\n{\"id\":\"1\",\"text\":\"worst day ever :(\"}\r\n")
         #expect(crlf.status == 0)
         #expect(crlf.stdout == lf.stdout)
     }
 
     @Test("A missing file exits 66 naming it, before any output")
-    func missingFile() throws {
-        let run = try classify([fixture("plain.txt"), "no/such/file.txt"])
+    func missingFile() async throws {
+        let run = try await classify([fixture("plain.txt"), "no/such/file.txt"])
         #expect(run.status == 66)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.contains("no/such/file.txt"))
     }
 
     @Test("A directory as input exits 66")
-    func directoryInput() throws {
-        let run = try classify([SentimentExecutable.fixtures.path])
+    func directoryInput() async throws {
+        let run = try await classify([SentimentExecutable.fixtures.path])
         #expect(run.status == 66)
         #expect(run.stdout.isEmpty)
     }
 
     @Test("A missing model exits 66 and a malformed one 65, naming the file")
-    func modelErrors() throws {
-        let missing = try classify(["--model", "/no/such/model"], input: "hello\n")
+    func modelErrors() async throws {
+        let missing = try await classify(["--model", "/no/such/model"], input: "hello\n")
         #expect(missing.status == 66)
         #expect(missing.stderr.contains("/no/such/model/manifest.json"))
 
@@ -298,7 +302,7 @@ struct ClassifyCommandTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         try Data("{ not json".utf8).write(to: directory.appendingPathComponent("manifest.json"))
-        let malformed = try classify(["--model", directory.path], input: "hello\n")
+        let malformed = try await classify(["--model", directory.path], input: "hello\n")
         #expect(malformed.status == 65)
         #expect(malformed.stderr.contains("manifest.json"))
         #expect(malformed.stderr.split(separator: "\n").count == 1)
@@ -311,8 +315,8 @@ struct ClassifyCommandTests {
         ["--threads", "many"],
         ["--no-such-option"],
     ])
-    func usageErrors(arguments: [String]) throws {
-        let run = try classify(arguments, input: "hello\n")
+    func usageErrors(arguments: [String]) async throws {
+        let run = try await classify(arguments, input: "hello\n")
         #expect(run.status == 64)
         #expect(run.stdout.isEmpty)
     }
@@ -320,7 +324,7 @@ struct ClassifyCommandTests {
     // MARK: - Formats
 
     @Test("TSV has the header and one escaped row per record, with index, user and author_id")
-    func tsv() throws {
+    func tsv() async throws {
         let input = """
             I love this!!! 😍
             {"id_str":"a\\tb","text":"worst day ever :(","user":{"screen_name":"ana"}}
@@ -328,7 +332,7 @@ struct ClassifyCommandTests {
             {"data":[{"id":"8","text":"great news today","author_id":"42"},{"id":"9","text":"meh","author_id":"43"}]}
 
             """
-        let run = try classify(["--format", "tsv"], input: input)
+        let run = try await classify(["--format", "tsv"], input: input)
         #expect(run.status == 65)
         let lines = run.outputLines
         try #require(lines.count == 6, "\(run.output)")
@@ -342,9 +346,9 @@ struct ClassifyCommandTests {
     }
 
     @Test("CSV has the header and quotes fields per RFC 4180")
-    func csv() throws {
+    func csv() async throws {
         let input = "{\"id_str\":\"a,\\\"b\\\"\",\"text\":\"I love this!!! 😍\"}\n{\"text\":\"x\",,}\n"
-        let run = try classify(["--format", "csv"], input: input)
+        let run = try await classify(["--format", "csv"], input: input)
         #expect(run.status == 65)
         let lines = run.outputLines
         try #require(lines.count == 3)
@@ -355,15 +359,15 @@ struct ClassifyCommandTests {
     }
 
     @Test("TSV and CSV of empty input are just the header")
-    func emptyDelimited() throws {
-        #expect(try classify(["--format", "tsv"], input: "").output == "line\tindex\tid\tuser\tauthor_id\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\twarning\n")
-        #expect(try classify(["--format", "csv"], input: "").output == "line,index,id,user,author_id,label,negative,neutral,positive,score,lang,error,warning\n")
+    func emptyDelimited() async throws {
+        #expect(try await classify(["--format", "tsv"], input: "").output == "line\tindex\tid\tuser\tauthor_id\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\twarning\n")
+        #expect(try await classify(["--format", "csv"], input: "").output == "line,index,id,user,author_id,label,negative,neutral,positive,score,lang,error,warning\n")
     }
 
     // MARK: - Threads
 
     @Test("Output is identical with one and two threads on 20,000 lines, in input order")
-    func threadsDoNotChangeOutput() throws {
+    func threadsDoNotChangeOutput() async throws {
         let samples = [
             "I love this!!! 😍",
             "worst day ever :(",
@@ -382,8 +386,8 @@ struct ClassifyCommandTests {
             input += "\n"
             expectedRecords += sample.hasPrefix(#"{"data""#) ? 2 : 1
         }
-        let one = try classify(["--threads", "1"], input: input)
-        let two = try classify(["--threads", "2"], input: input)
+        let one = try await classify(["--threads", "1"], input: input)
+        let two = try await classify(["--threads", "2"], input: input)
         #expect(one.status == 65)
         #expect(two.status == one.status)
         #expect(one.stdout == two.stdout)
@@ -397,8 +401,8 @@ struct ClassifyCommandTests {
     // MARK: - Help
 
     @Test("classify --help describes the formats and shows examples")
-    func classifyHelp() throws {
-        let run = try classify(["--help"])
+    func classifyHelp() async throws {
+        let run = try await classify(["--help"])
         #expect(run.status == 0)
         for expected in ["USAGE: sentiment classify", "Examples:", "sentiment classify Examples/tweets.txt",
                          "--format <format>", "--threads <n>", "--model <dir>", "Exit status"] {
@@ -407,8 +411,8 @@ struct ClassifyCommandTests {
     }
 
     @Test("sentiment --help lists classify")
-    func rootHelp() throws {
-        let run = try SentimentExecutable.run(["--help"])
+    func rootHelp() async throws {
+        let run = try await SentimentExecutable.run(["--help"])
         #expect(run.status == 0)
         #expect(run.output.contains("USAGE: sentiment <subcommand>"))
         #expect(run.output.contains("classify"))
@@ -416,8 +420,8 @@ struct ClassifyCommandTests {
     }
 
     @Test("sentiment --version prints the version and nothing else")
-    func version() throws {
-        let run = try SentimentExecutable.run(["--version"])
+    func version() async throws {
+        let run = try await SentimentExecutable.run(["--version"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.output == "1.0.0\n")
     }

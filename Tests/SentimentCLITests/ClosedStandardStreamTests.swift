@@ -8,7 +8,7 @@ import Testing
 struct ClosedStandardStreamTests {
     /// Runs `sentiment arguments…` through `/bin/sh` with `redirection` applied
     /// (e.g. `<&-`); standard output and error not closed by it go to pipes.
-    private func run(_ arguments: [String], redirection: String) throws -> (status: Int32, stdout: String, stderr: String) {
+    private func run(_ arguments: [String], redirection: String) async throws -> (status: Int32, stdout: String, stderr: String) {
         let executable = try #require(SentimentExecutable.url, "the sentiment executable was not built beside the tests")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -18,24 +18,24 @@ struct ClosedStandardStreamTests {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        // Both pipes are small here; read them after the exit.
-        process.waitUntilExit()
+        // Both pipes hold little here (less than a pipe's buffer); read them after the exit.
+        await SentimentExecutable.exit(of: process)
         return (process.terminationStatus,
                 String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
                 String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
     }
 
     @Test("A closed standard input is reported as closed, with exit 66")
-    func closedInput() throws {
-        let result = try run(["classify"], redirection: "<&-")
+    func closedInput() async throws {
+        let result = try await run(["classify"], redirection: "<&-")
         #expect(result.status == 66)
         #expect(result.stderr.contains("sentiment: cannot read standard input: closed"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)
     }
 
     @Test("A closed standard input does not matter when the input is a file")
-    func closedInputWithFile() throws {
-        let result = try run(["classify", SentimentExecutable.fixture("plain.txt")], redirection: "<&-")
+    func closedInputWithFile() async throws {
+        let result = try await run(["classify", SentimentExecutable.fixture("plain.txt")], redirection: "<&-")
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.split(separator: "\n").count == 6)
     }
@@ -45,8 +45,8 @@ struct ClosedStandardStreamTests {
         ["explain", "what a lovely day"],
         ["eval", "Tests/SentimentCLITests/Fixtures/labelled.tsv"],
     ])
-    func closedOutput(arguments: [String]) throws {
-        let result = try run(arguments, redirection: ">&-")
+    func closedOutput(arguments: [String]) async throws {
+        let result = try await run(arguments, redirection: ">&-")
         #expect(result.status == 74)
         #expect(result.stderr == "sentiment: cannot write the output: standard output is closed\n")
     }

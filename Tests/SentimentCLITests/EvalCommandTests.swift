@@ -15,8 +15,8 @@ struct EvalCommandTests {
         folder = try TemporaryFolder("sentiment-eval-tests")
     }
 
-    private func eval(_ arguments: [String]) throws -> Run {
-        try SentimentExecutable.run(["eval"] + arguments)
+    private func eval(_ arguments: [String]) async throws -> Run {
+        try await SentimentExecutable.run(["eval"] + arguments)
     }
 
     private func json(_ run: Run) throws -> [String: Any] {
@@ -24,8 +24,8 @@ struct EvalCommandTests {
     }
 
     @Test("eval prints macro-recall first, then accuracy, macro-F1, ECE, the classes, the confusion matrix and reliability")
-    func textReport() throws {
-        let run = try eval(["Models/default", labelled])
+    func textReport() async throws {
+        let run = try await eval(["Models/default", labelled])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.outputLines
         #expect(lines.first?.hasPrefix("model default@") == true)
@@ -45,8 +45,8 @@ struct EvalCommandTests {
     }
 
     @Test("eval --json: the metrics agree with the confusion matrix and the reliability bins, and with the table")
-    func jsonMetricsAreConsistent() throws {
-        let run = try eval(["--model", "Models/default", "--json", labelled])
+    func jsonMetricsAreConsistent() async throws {
+        let run = try await eval(["--model", "Models/default", "--json", labelled])
         #expect(run.status == 0, "\(run.stderr)")
         let object = try json(run)
         let confusion = try #require(object["confusion"] as? [[Int]])
@@ -68,14 +68,14 @@ struct EvalCommandTests {
         #expect(bins.compactMap { $0["count"] as? Int }.reduce(0, +) == count)
         #expect(abs(try #require(object["expected_calibration_error"] as? Double) - gaps.reduce(0, +)) < 1e-9)
 
-        let table = try eval(["Models/default", labelled])
+        let table = try await eval(["Models/default", labelled])
         #expect(table.outputLines.contains(String(format: "macro-recall  %.4f", macroRecall)), "\(table.output)")
     }
 
     @Test("eval --report writes a self-contained HTML page with the metrics, a confusion heatmap and a reliability diagram")
-    func htmlReport() throws {
+    func htmlReport() async throws {
         let report = folder.appendingPathComponent("report.html").path
-        let run = try eval(["Models/default", labelled, "--report", report])
+        let run = try await eval(["Models/default", labelled, "--report", report])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("wrote \(report)"))
         let html = try String(contentsOfFile: report, encoding: .utf8)
@@ -93,35 +93,35 @@ struct EvalCommandTests {
     }
 
     @Test("A bad label, a missing file, an empty file and too many paths each have their exit status")
-    func failures() throws {
+    func failures() async throws {
         let bad = folder.appendingPathComponent("bad.tsv")
         try "id\tlabel\ttext\n1\tpositive\tgreat\n2\tbogus\tmeh\n".write(to: bad, atomically: false, encoding: .utf8)
-        let badRun = try eval(["Models/default", bad.path])
+        let badRun = try await eval(["Models/default", bad.path])
         #expect(badRun.status == 65)
         #expect(badRun.stderr.contains("bad.tsv:3: unknown label \"bogus\""), "\(badRun.stderr)")
         #expect(badRun.output.isEmpty)
 
         let empty = folder.appendingPathComponent("empty.tsv")
         try Data().write(to: empty)
-        #expect(try eval(["Models/default", empty.path]).status == 65)
-        #expect(try eval(["Models/default", folder.appendingPathComponent("missing.tsv").path]).status == 66)
-        #expect(try eval(["Models/default", labelled, labelled]).status == 64)
-        #expect(try eval(["--model", "Models/default", "Models/default", labelled]).status == 64)
+        #expect(try await eval(["Models/default", empty.path]).status == 65)
+        #expect(try await eval(["Models/default", folder.appendingPathComponent("missing.tsv").path]).status == 66)
+        #expect(try await eval(["Models/default", labelled, labelled]).status == 64)
+        #expect(try await eval(["--model", "Models/default", "Models/default", labelled]).status == 64)
     }
 
     @Test("A directory as the data file exits 66 naming it, as classify does")
-    func directoryAsData() throws {
-        let run = try eval(["Models/default", folder.url.path])
+    func directoryAsData() async throws {
+        let run = try await eval(["Models/default", folder.url.path])
         #expect(run.status == 66, "\(run.stderr)")
         #expect(run.stderr.contains("\(folder.url.path): is a directory"), "\(run.stderr)")
         #expect(run.output.isEmpty)
     }
 
     @Test("A data file with a header and no tweets exits 65 instead of printing zero metrics")
-    func headerOnly() throws {
+    func headerOnly() async throws {
         let header = folder.appendingPathComponent("header.tsv")
         try "id\tlabel\ttext\n".write(to: header, atomically: false, encoding: .utf8)
-        let run = try eval(["Models/default", header.path])
+        let run = try await eval(["Models/default", header.path])
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains("header.tsv: no labelled tweets"), "\(run.stderr)")
         #expect(run.output.isEmpty)
@@ -130,9 +130,9 @@ struct EvalCommandTests {
     @Test("A report that cannot be written exits 73 naming the file and the reason", arguments: [
         ("missing/report.html", "No such file or directory"), ("", "Is a directory"),
     ])
-    func unwritableReport(name: String, reason: String) throws {
+    func unwritableReport(name: String, reason: String) async throws {
         let report = name.isEmpty ? folder.url.path : folder.appendingPathComponent(name).path
-        let run = try eval(["Models/default", labelled, "--report", report])
+        let run = try await eval(["Models/default", labelled, "--report", report])
         #expect(run.status == 73, "\(run.stderr)")
         #expect(run.stderr.contains("cannot write \(report): \(reason)"), "\(run.stderr)")
     }
@@ -140,20 +140,20 @@ struct EvalCommandTests {
     @Test("A report that cannot be written stops eval before it evaluates or prints anything", arguments: [
         "missing/report.html", "",
     ])
-    func unwritableReportIsCheckedFirst(name: String) throws {
+    func unwritableReportIsCheckedFirst(name: String) async throws {
         let report = name.isEmpty ? folder.url.path : folder.appendingPathComponent(name).path
-        let run = try eval(["Models/default", labelled, "--report", report])
+        let run = try await eval(["Models/default", labelled, "--report", report])
         #expect(run.status == 73, "\(run.stderr)")
         #expect(run.output.isEmpty, "no metrics before the error: \(run.output)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("missing").path))
     }
 
     @Test("A class with no gold tweets or no predictions shows n/a where its metrics are undefined, says how the macro averages count it, and is null in JSON")
-    func undefinedMetricsAreNotShownAsZero() throws {
+    func undefinedMetricsAreNotShownAsZero() async throws {
         let positives = folder.appendingPathComponent("positives.tsv")
         try "id\tlabel\ttext\n1\tpositive\tI love this so much, best day ever :)\n2\tpositive\tWhat a beautiful morning, feeling great\n"
             .write(to: positives, atomically: false, encoding: .utf8)
-        let run = try eval(["Models/default", positives.path])
+        let run = try await eval(["Models/default", positives.path])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.outputLines
         #expect(lines.contains("accuracy      1.0000"), "\(run.output)")
@@ -165,7 +165,7 @@ struct EvalCommandTests {
         #expect(!run.output.contains("nan"), "\(run.output)")
         #expect(run.output.contains("no gold negative or neutral tweets") && run.output.contains("count as 0"), "\(run.output)")
 
-        let object = try json(try eval(["Models/default", "--json", positives.path]))
+        let object = try await json(try eval(["Models/default", "--json", positives.path]))
         let classes = try #require(object["classes"] as? [String: [String: Any]])
         for metric in ["precision", "recall", "f1"] {
             #expect(classes["neutral"]?[metric] is NSNull, "\(metric): \(classes)")
@@ -174,16 +174,16 @@ struct EvalCommandTests {
         #expect(abs(try #require(object["macro_recall"] as? Double) - 1.0 / 3) < 1e-9)
 
         let report = folder.appendingPathComponent("positives.html")
-        #expect(try eval(["Models/default", positives.path, "--report", report.path]).status == 0)
+        #expect(try await eval(["Models/default", positives.path, "--report", report.path]).status == 0)
         let html = try String(contentsOfFile: report.path, encoding: .utf8)
         #expect(html.contains("<tr><td>neutral</td><td>n/a</td><td>n/a</td><td>n/a</td><td>0</td></tr>"), "\(html)")
         #expect(html.contains("no gold negative or neutral tweets"))
     }
 
     @Test("The reliability diagram marks both axes from 0 to 1, so its bars and dots can be read")
-    func reliabilityDiagramHasAScale() throws {
+    func reliabilityDiagramHasAScale() async throws {
         let report = folder.appendingPathComponent("scale.html")
-        let run = try eval(["Models/default", labelled, "--report", report.path])
+        let run = try await eval(["Models/default", labelled, "--report", report.path])
         #expect(run.status == 0, "\(run.stderr)")
         let html = try String(contentsOfFile: report.path, encoding: .utf8)
         let start = try #require(html.range(of: #"aria-label="reliability diagram""#))
@@ -195,12 +195,12 @@ struct EvalCommandTests {
     }
 
     @Test("A gold class with no tweets has no row shares in the heatmap, not 0% of nothing")
-    func heatmapRowOfAnAbsentClassHasNoShares() throws {
+    func heatmapRowOfAnAbsentClassHasNoShares() async throws {
         let positives = folder.appendingPathComponent("positives.tsv")
         try "label\ttext\npositive\tI love this so much, best day ever :)\npositive\tthe meeting is at 3pm\n"
             .write(to: positives, atomically: false, encoding: .utf8)
         let report = folder.appendingPathComponent("heatmap.html")
-        let run = try eval(["Models/default", positives.path, "--report", report.path])
+        let run = try await eval(["Models/default", positives.path, "--report", report.path])
         #expect(run.status == 0, "\(run.stderr)")
         let html = try String(contentsOfFile: report.path, encoding: .utf8)
         let heatmap = try #require(html.components(separatedBy: #"aria-label="confusion matrix""#).dropFirst().first?
@@ -212,20 +212,20 @@ struct EvalCommandTests {
     }
 
     @Test("Tweets in another language are counted and said to be scored, since classify gives them no label")
-    func otherLanguageTweetsAreCounted() throws {
+    func otherLanguageTweetsAreCounted() async throws {
         let mixed = folder.appendingPathComponent("mixed.tsv")
         try "label\ttext\npositive\tI love this so much, best day ever :)\npositive\tQué día tan bonito, me encanta\nnegative\tworst day ever :(\n"
             .write(to: mixed, atomically: false, encoding: .utf8)
-        let run = try eval(["Models/default", mixed.path])
+        let run = try await eval(["Models/default", mixed.path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.outputLines.contains("data  \(mixed.path) (3 tweets)"), "\(run.output)")
         #expect(run.outputLines.contains("      1 in another language, scored all the same (classify gives such tweets no label)"),
                 "\(run.output)")
-        let object = try json(try eval(["Models/default", "--json", mixed.path]))
+        let object = try await json(try eval(["Models/default", "--json", mixed.path]))
         #expect(object["other_language"] as? Int == 1, "\(object)")
 
-        let english = try json(try eval(["Models/default", "--json", labelled]))
+        let english = try await json(try eval(["Models/default", "--json", labelled]))
         #expect(english["other_language"] as? Int == 0, "\(english)")
-        #expect(!(try eval(["Models/default", labelled])).output.contains("another language"))
+        #expect(!(try await eval(["Models/default", labelled])).output.contains("another language"))
     }
 }

@@ -4,8 +4,8 @@ import Testing
 /// `sentiment explain`, run as a subprocess on the shipped model.
 @Suite("sentiment explain")
 struct ExplainCommandTests {
-    private func explain(_ arguments: [String]) throws -> SentimentExecutable.Run {
-        try SentimentExecutable.run(["explain"] + arguments)
+    private func explain(_ arguments: [String]) async throws -> SentimentExecutable.Run {
+        try await SentimentExecutable.run(["explain"] + arguments)
     }
 
     /// The feature lines under "towards LABEL:", by label.
@@ -24,8 +24,8 @@ struct ExplainCommandTests {
     }
 
     @Test("explain shows the text, its marked tokens, the label and the features towards each class")
-    func explainsAText() throws {
-        let run = try explain(["the food was great but the service was NOT good :("])
+    func explainsAText() async throws {
+        let run = try await explain(["the food was great but the service was NOT good :("])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.outputLines
         #expect(lines.first == "text      the food was great but the service was NOT good :(")
@@ -46,10 +46,10 @@ struct ExplainCommandTests {
     }
 
     @Test("explain shows the decision rule's products, whose largest is the label even when another class is more probable")
-    func showsTheDecisionRule() throws {
+    func showsTheDecisionRule() async throws {
         // The shipped model labels this negative although p(positive) is higher:
         // the rule weighs the rarer negative class more.
-        let run = try explain(["the food was great but the service was awful"])
+        let run = try await explain(["the food was great but the service was awful"])
         #expect(run.status == 0, "\(run.stderr)")
         let label = try #require(run.outputLines.first { $0.hasPrefix("label     ") })
         let labelMatch = try #require(label.firstMatch(of: #/label     (\w+)  \(negative (\d\.\d{4}), neutral (\d\.\d{4}), positive (\d\.\d{4})/#))
@@ -66,8 +66,8 @@ struct ExplainCommandTests {
     }
 
     @Test("--limit caps each class's list")
-    func limitCapsTheLists() throws {
-        let run = try explain(["I love this, best day ever!!!", "--limit", "2"])
+    func limitCapsTheLists() async throws {
+        let run = try await explain(["I love this, best day ever!!!", "--limit", "2"])
         #expect(run.status == 0, "\(run.stderr)")
         for (label, features) in sections(run.output) {
             #expect((1...2).contains(features.count), "\(label): \(features)")
@@ -77,29 +77,29 @@ struct ExplainCommandTests {
     @Test("An empty or blank text or a limit below 1 is a usage error, exit 64", arguments: [
         [""], ["  \t "], ["\u{200B}\u{200D}"], ["fine", "--limit", "0"],
     ])
-    func badArguments(arguments: [String]) throws {
-        let run = try explain(arguments)
+    func badArguments(arguments: [String]) async throws {
+        let run = try await explain(arguments)
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.output.isEmpty)
         #expect(run.stderr.contains("nothing to explain") || run.stderr.contains("--limit"), "\(run.stderr)")
     }
 
     @Test("explain - reads the text from standard input and explains it as it would the same argument")
-    func readsStandardInput() throws {
+    func readsStandardInput() async throws {
         let text = "the food was great but the service was NOT good :("
-        let fromArgument = try explain([text])
-        let fromInput = try SentimentExecutable.run(["explain", "-"], input: text + "\n")
+        let fromArgument = try await explain([text])
+        let fromInput = try await SentimentExecutable.run(["explain", "-"], input: text + "\n")
         #expect(fromInput.status == 0, "\(fromInput.stderr)")
         #expect(fromInput.output == fromArgument.output)
     }
 
     @Test("explain - takes a text longer than an argument can be, shown on one line")
-    func readsALongTextFromStandardInput() throws {
+    func readsALongTextFromStandardInput() async throws {
         // Linux refuses a single argument over 128 KiB (MAX_ARG_STRLEN).
         let paragraph = "The staff were friendly.\nThe room was clean but the wifi kept dropping. "
         let text = String(repeating: paragraph, count: 3_000)
         #expect(text.utf8.count > 200_000)
-        let run = try SentimentExecutable.run(["explain", "-", "--limit", "3"], input: text)
+        let run = try await SentimentExecutable.run(["explain", "-", "--limit", "3"], input: text)
         #expect(run.status == 0, "\(run.stderr)")
         let first = try #require(run.outputLines.first)
         #expect(first.hasPrefix("text      The staff were friendly. The room was clean"), "\(first.prefix(80))")
@@ -111,13 +111,13 @@ struct ExplainCommandTests {
     }
 
     @Test("explain - with blank standard input is a usage error (64); invalid UTF-8 is explained with a warning")
-    func standardInputEdges() throws {
-        let blank = try SentimentExecutable.run(["explain", "-"], input: " \n\t\n")
+    func standardInputEdges() async throws {
+        let blank = try await SentimentExecutable.run(["explain", "-"], input: " \n\t\n")
         #expect(blank.status == 64, "\(blank.stderr)")
         #expect(blank.output.isEmpty)
         #expect(blank.stderr.contains("nothing to explain: standard input is empty or blank"), "\(blank.stderr)")
 
-        let invalid = try SentimentExecutable.run(["explain", "-"], input: Data("great day ".utf8) + Data([0xFF, 0xFE]) + Data("\n".utf8))
+        let invalid = try await SentimentExecutable.run(["explain", "-"], input: Data("great day ".utf8) + Data([0xFF, 0xFE]) + Data("\n".utf8))
         #expect(invalid.status == 0, "\(invalid.stderr)")
         #expect(invalid.stderr.contains("not valid UTF-8"), "\(invalid.stderr)")
         #expect(invalid.outputLines.first == "text      great day \u{FFFD}\u{FFFD}")

@@ -68,8 +68,10 @@ enum SentimentExecutable {
     /// Output goes through temporary files, so any size is fine.
     /// `environment` entries are added to (or, with nil, removed from) this process's environment.
     /// `executable` runs another program of the build instead (`Bench`).
+    ///
+    /// Asynchronous, so the test runner's thread is free while the process runs.
     static func run(executable: URL? = nil, _ arguments: [String], input: Data? = nil, environment: [String: String?] = [:],
-                    sourceLocation: SourceLocation = #_sourceLocation) throws -> Run {
+                    sourceLocation: SourceLocation = #_sourceLocation) async throws -> Run {
         let process = try process(arguments, sourceLocation: sourceLocation)
         if let executable { process.executableURL = executable }
         let scratch = FileManager.default.temporaryDirectory
@@ -95,7 +97,7 @@ enum SentimentExecutable {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
-        process.waitUntilExit()
+        await exit(of: process)
         try stdin.close()
         try stdout.close()
         try stderr.close()
@@ -115,7 +117,20 @@ enum SentimentExecutable {
     }
 
     /// Runs `sentiment arguments…` with `input` as UTF-8 on standard input.
-    static func run(_ arguments: [String], input: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> Run {
-        try run(arguments, input: Data(input.utf8), sourceLocation: sourceLocation)
+    static func run(_ arguments: [String], input: String, sourceLocation: SourceLocation = #_sourceLocation) async throws -> Run {
+        try await run(arguments, input: Data(input.utf8), sourceLocation: sourceLocation)
+    }
+
+    /// Waits until `process`, started, has exited.
+    ///
+    /// Without holding a thread: Swift Testing runs tests on a pool with a
+    /// thread per core, and `waitUntilExit()` in two tests at once on a
+    /// 2-core machine would leave no thread for the asynchronous tests (the
+    /// HTTP servers on loopback) until both processes had ended.
+    static func exit(of process: Process) async {
+        while process.isRunning {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        process.waitUntilExit()  // returns at once now; makes the termination status final
     }
 }

@@ -74,20 +74,20 @@ struct ServeCommandTests {
         #expect(logLines(errURL).contains { $0["sl-signal"] as? String == "SIGTERM" })
 
         // The store the server closed opens again and answers.
-        let history = try SentimentExecutable.run(["history", "--db", db])
+        let history = try await SentimentExecutable.run(["history", "--db", db])
         #expect(history.status == 0, "\(history.stderr)")
     }
 
     @Test("A database that cannot be opened exits 73 naming it, as tweets and history do")
-    func unopenableDatabase() throws {
+    func unopenableDatabase() async throws {
         let folder = try TemporaryFolder("sentiment-serve-db")
-        let run = try SentimentExecutable.run(["serve", "--profile", "dev", "--port", "0", "--db", folder.url.path])
+        let run = try await SentimentExecutable.run(["serve", "--profile", "dev", "--port", "0", "--db", folder.url.path])
         #expect(run.status == 73, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("sentiment: cannot open the database \(folder.url.path): "), "\(run.stderr)")
     }
 
     @Test("A port another process listens on exits 69 with one line naming the address")
-    func portInUse() throws {
+    func portInUse() async throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         try #require(listener >= 0)
         defer { close(listener) }
@@ -105,7 +105,7 @@ struct ServeCommandTests {
 
         let folder = try TemporaryFolder("sentiment-serve-port")
         let db = folder.appendingPathComponent("serve.sqlite").path
-        let run = try SentimentExecutable.run(["serve", "--profile", "dev", "--port", "\(port)", "--db", db, "--log-level", "error"])
+        let run = try await SentimentExecutable.run(["serve", "--profile", "dev", "--port", "\(port)", "--db", db, "--log-level", "error"])
         #expect(run.status == 69, "\(run.stderr)")
         #expect(run.stderr == "sentiment: cannot listen on 127.0.0.1:\(port): Address already in use "
             + "(another process listens there; choose another --port)\n", "\(run.stderr)")

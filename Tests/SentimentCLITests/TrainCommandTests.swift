@@ -15,9 +15,9 @@ struct TrainCommandTests {
     }
 
     /// Trains on the fixture into `folder/name` (three folds, 2^14 buckets, two threads).
-    private func train(_ name: String, _ extra: [String] = []) throws -> (SentimentExecutable.Run, URL) {
+    private func train(_ name: String, _ extra: [String] = []) async throws -> (SentimentExecutable.Run, URL) {
         let out = folder.appendingPathComponent(name)
-        let run = try SentimentExecutable.run(["train", "--train", labelled, "--out", out.path, "--bucket-bits", "14",
+        let run = try await SentimentExecutable.run(["train", "--train", labelled, "--out", out.path, "--bucket-bits", "14",
                                                "--folds", "3", "--threads", "2"] + extra)
         return (run, out)
     }
@@ -28,8 +28,8 @@ struct TrainCommandTests {
     }
 
     @Test("train writes a model directory that eval and classify then load")
-    func trainedModelIsUsable() throws {
-        let (run, model) = try train("model")
+    func trainedModelIsUsable() async throws {
+        let (run, model) = try await train("model")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.output.isEmpty, "data goes nowhere but the model directory")
         for file in ["manifest.json", "weights.bin"] {
@@ -38,11 +38,11 @@ struct TrainCommandTests {
         let id = try #require(writtenID(run), "\(run.stderr)")
         #expect(run.stderr.contains("cross-validation: macro-recall"))
 
-        let evaluated = try SentimentExecutable.run(["eval", model.path, labelled])
+        let evaluated = try await SentimentExecutable.run(["eval", model.path, labelled])
         #expect(evaluated.status == 0, "\(evaluated.stderr)")
         #expect(evaluated.outputLines.first == "model \(id)")
 
-        let classified = try SentimentExecutable.run(["classify", "--model", model.path], input: Data("I love this so much\n".utf8))
+        let classified = try await SentimentExecutable.run(["classify", "--model", model.path], input: Data("I love this so much\n".utf8))
         #expect(classified.status == 0, "\(classified.stderr)")
         let records = try classified.records()
         #expect(records.count == 1)
@@ -50,9 +50,9 @@ struct TrainCommandTests {
     }
 
     @Test("Two runs with the same seed and threads write the same weights, byte for byte")
-    func trainingIsDeterministic() throws {
-        let (first, a) = try train("a")
-        let (second, b) = try train("b")
+    func trainingIsDeterministic() async throws {
+        let (first, a) = try await train("a")
+        let (second, b) = try await train("b")
         #expect(first.status == 0 && second.status == 0, "\(first.stderr)\n\(second.stderr)")
         let weightsA = try Data(contentsOf: a.appendingPathComponent("weights.bin"))
         let weightsB = try Data(contentsOf: b.appendingPathComponent("weights.bin"))
@@ -61,8 +61,8 @@ struct TrainCommandTests {
     }
 
     @Test("With --dev, train reports the dev metrics and records them in the manifest")
-    func devMetricsAreRecorded() throws {
-        let (run, model) = try train("dev", ["--dev", labelled])
+    func devMetricsAreRecorded() async throws {
+        let (run, model) = try await train("dev", ["--dev", labelled])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("dev: macro-recall "), "\(run.stderr)")
         let manifest = try #require(try JSONSerialization.jsonObject(
@@ -74,8 +74,8 @@ struct TrainCommandTests {
     }
 
     @Test("The training options reach the model's manifest")
-    func optionsReachTheManifest() throws {
-        let (run, model) = try train("options", [
+    func optionsReachTheManifest() async throws {
+        let (run, model) = try await train("options", [
             "--seed", "7", "--l2", "1e-4", "--prior-exponent", "0.3", "--nb-power", "0.5", "--word-ngrams", "3",
             "--char-ngrams", "2-4", "--char-weight", "0.5", "--contrast-words", "--max-iterations", "50",
             "--fold-order", "stratified", "--calibration", "pooled", "--balanced",
@@ -99,14 +99,14 @@ struct TrainCommandTests {
     }
 
     @Test("A training file with no examples, or with one class only, exits 65 with a message, and no model is written")
-    func unusableTrainingData() throws {
+    func unusableTrainingData() async throws {
         let cases = [("header.tsv", "id\tlabel\ttext\n", "no training examples"),
                      ("one.tsv", "id\tlabel\ttext\n1\tpositive\tgreat\n2\tpositive\tlovely\n", "every training example is positive")]
         for (name, content, message) in cases {
             let file = folder.appendingPathComponent(name)
             try content.write(to: file, atomically: false, encoding: .utf8)
             let out = folder.appendingPathComponent(name + ".model")
-            let run = try SentimentExecutable.run(["train", "--train", file.path, "--out", out.path])
+            let run = try await SentimentExecutable.run(["train", "--train", file.path, "--out", out.path])
             #expect(run.status == 65, "\(run.stderr)")
             #expect(run.stderr.contains("\(name): ") && run.stderr.contains(message), "\(run.stderr)")
             #expect(!FileManager.default.fileExists(atPath: out.path))
@@ -143,14 +143,14 @@ struct TrainCommandTests {
     /// ignored and the check holds trivially. With L-BFGS's sums in BLAS, these
     /// three kernels wrote three different weight files from this data.
     @Test("Training writes the same weights whatever BLAS kernel the processor gets, so a model is reproducible on any machine")
-    func trainingIgnoresTheBLASKernel() throws {
+    func trainingIgnoresTheBLASKernel() async throws {
         let data = try madeUpTrainingFile(rows: 1_000, seed: 7)
         var weights: [String: Data] = [:]
         for core in ["Haswell", "Prescott", "SkylakeX"] {
             let out = folder.appendingPathComponent("kernel-\(core)")
             // Two folds and pooled calibration: the fewest fits that still told the kernels apart (one fit did not),
             // so the test holds a test thread for seconds, not the minute that starved the serve test's polling.
-            let run = try SentimentExecutable.run(["train", "--train", data.path, "--out", out.path, "--bucket-bits", "14",
+            let run = try await SentimentExecutable.run(["train", "--train", data.path, "--out", out.path, "--bucket-bits", "14",
                                                    "--folds", "2", "--calibration", "pooled", "--threads", "2"],
                                                   environment: ["OPENBLAS_CORETYPE": core])
             #expect(run.status == 0, "\(run.stderr)")
@@ -164,12 +164,12 @@ struct TrainCommandTests {
     /// threads wrote three different weight files from the same data, so a
     /// machine with another number of cores could not reproduce a model.
     @Test("Training writes the same weights with one thread or three")
-    func trainingIgnoresTheThreadCount() throws {
+    func trainingIgnoresTheThreadCount() async throws {
         let data = try madeUpTrainingFile(rows: 1_000, seed: 11)
         var weights: [Int: Data] = [:]
         for threads in [1, 3] {
             let out = folder.appendingPathComponent("threads-\(threads)")
-            let run = try SentimentExecutable.run(["train", "--train", data.path, "--out", out.path, "--bucket-bits", "14",
+            let run = try await SentimentExecutable.run(["train", "--train", data.path, "--out", out.path, "--bucket-bits", "14",
                                                    "--folds", "2", "--calibration", "pooled", "--threads", "\(threads)"])
             #expect(run.status == 0, "\(run.stderr)")
             weights[threads] = try Data(contentsOf: out.appendingPathComponent("weights.bin"))
@@ -179,26 +179,26 @@ struct TrainCommandTests {
     }
 
     @Test("Options that leave the fit unable to move exit 65 naming the reason, and no model is written")
-    func stalledTraining() throws {
-        let (run, out) = try train("stalled", ["--folds", "1", "--char-weight", "1e30", "--max-iterations", "5"])
+    func stalledTraining() async throws {
+        let (run, out) = try await train("stalled", ["--folds", "1", "--char-weight", "1e30", "--max-iterations", "5"])
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains("training made no progress"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
     @Test("A missing training file exits 66, a bad label 65, a bad option 64, and no model is written")
-    func failures() throws {
-        let noFile = try SentimentExecutable.run(["train", "--train", folder.appendingPathComponent("none.tsv").path,
+    func failures() async throws {
+        let noFile = try await SentimentExecutable.run(["train", "--train", folder.appendingPathComponent("none.tsv").path,
                                                   "--out", folder.appendingPathComponent("m1").path])
         #expect(noFile.status == 66, "\(noFile.stderr)")
 
         let bad = folder.appendingPathComponent("bad.tsv")
         try "id\tlabel\ttext\n1\tgood\tgreat\n".write(to: bad, atomically: false, encoding: .utf8)
-        let badLabel = try SentimentExecutable.run(["train", "--train", bad.path, "--out", folder.appendingPathComponent("m2").path])
+        let badLabel = try await SentimentExecutable.run(["train", "--train", bad.path, "--out", folder.appendingPathComponent("m2").path])
         #expect(badLabel.status == 65, "\(badLabel.stderr)")
         #expect(badLabel.stderr.contains("bad.tsv:2"), "\(badLabel.stderr)")
 
-        let badOption = try SentimentExecutable.run(["train", "--train", labelled, "--out", folder.appendingPathComponent("m3").path,
+        let badOption = try await SentimentExecutable.run(["train", "--train", labelled, "--out", folder.appendingPathComponent("m3").path,
                                                      "--char-ngrams", "five"])
         #expect(badOption.status == 64, "\(badOption.stderr)")
 
@@ -211,8 +211,8 @@ struct TrainCommandTests {
         ["--max-iterations", "0"], ["--l2=-1"], ["--l2", "nan"], ["--prior-exponent", "nan"], ["--threads=-1"],
         ["--bucket-bits", "40"], ["--char-ngrams", "5-3"], ["--word-ngrams", "4"],
     ])
-    func unusableOptions(arguments: [String]) throws {
-        let (run, out) = try train("bad-option", arguments)
+    func unusableOptions(arguments: [String]) async throws {
+        let (run, out) = try await train("bad-option", arguments)
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stderr.contains("invalid settings: "), "\(run.stderr)")
         #expect(!run.stderr.contains("featurizing"), "\(run.stderr)")
@@ -220,8 +220,8 @@ struct TrainCommandTests {
     }
 
     @Test("Folds that cannot be cut as asked are reported: too few examples for --folds, or an example without a tweet id for chronological folds")
-    func foldsNotCutAsAskedAreReported() throws {
-        let (tooFew, _) = try train("too-few", ["--folds", "10"])
+    func foldsNotCutAsAskedAreReported() async throws {
+        let (tooFew, _) = try await train("too-few", ["--folds", "10"])
         #expect(tooFew.status == 0, "\(tooFew.stderr)")
         #expect(tooFew.stderr.contains("no cross-validation: 10 folds need at least 30 examples, the data has 16"), "\(tooFew.stderr)")
 
@@ -229,18 +229,18 @@ struct TrainCommandTests {
         let noID = folder.appendingPathComponent("no-id.tsv")
         try ([lines[0], "x" + lines[1].drop { $0 != "\t" }] + lines.dropFirst(2)).joined(separator: "\n")
             .write(to: noID, atomically: false, encoding: .utf8)
-        let run = try SentimentExecutable.run(["train", "--train", noID.path, "--out", folder.appendingPathComponent("no-id").path,
+        let run = try await SentimentExecutable.run(["train", "--train", noID.path, "--out", folder.appendingPathComponent("no-id").path,
                                                "--bucket-bits", "14", "--folds", "3", "--threads", "2"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("stratified folds: 1 example has no numeric tweet id"), "\(run.stderr)")
         #expect(!run.stderr.contains("forward chaining"), "\(run.stderr)")
 
-        let (chronological, _) = try train("chronological")
+        let (chronological, _) = try await train("chronological")
         #expect(chronological.stderr.contains("featurizing 16 examples (3 chronological folds, 2 threads)"), "\(chronological.stderr)")
     }
 
     @Test("train reads its data from a pipe (a FIFO, as <(…) gives) and records the SHA-256 of what it read")
-    func trainsFromAPipe() throws {
+    func trainsFromAPipe() async throws {
         let content = try Data(contentsOf: URL(fileURLWithPath: labelled))
         let fifo = folder.appendingPathComponent("labelled.fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
@@ -251,7 +251,7 @@ struct TrainCommandTests {
         }
         writer.start()
         let out = folder.appendingPathComponent("piped")
-        let run = try SentimentExecutable.run(["train", "--train", fifo, "--out", out.path, "--bucket-bits", "14", "--folds", "3"])
+        let run = try await SentimentExecutable.run(["train", "--train", fifo, "--out", out.path, "--bucket-bits", "14", "--folds", "3"])
         #expect(run.status == 0, "\(run.stderr)")
         let manifest = try #require(try JSONSerialization.jsonObject(
             with: Data(contentsOf: out.appendingPathComponent("manifest.json"))) as? [String: Any])
@@ -261,8 +261,8 @@ struct TrainCommandTests {
     }
 
     @Test("A missing --dev file or an --out that is a file stops the run before training, exit 66 and 73")
-    func checkedBeforeTraining() throws {
-        let (noDev, _) = try train("m4", ["--dev", folder.appendingPathComponent("none.tsv").path])
+    func checkedBeforeTraining() async throws {
+        let (noDev, _) = try await train("m4", ["--dev", folder.appendingPathComponent("none.tsv").path])
         #expect(noDev.status == 66, "\(noDev.stderr)")
         #expect(noDev.stderr.contains("none.tsv: no such file"), "\(noDev.stderr)")
         #expect(!noDev.stderr.contains("featurizing"), "\(noDev.stderr)")
@@ -271,7 +271,7 @@ struct TrainCommandTests {
         let file = folder.appendingPathComponent("taken")
         try "not a model\n".write(to: file, atomically: false, encoding: .utf8)
         for out in [file.path, file.appendingPathComponent("model").path] {
-            let run = try SentimentExecutable.run(["train", "--train", labelled, "--out", out, "--bucket-bits", "14"])
+            let run = try await SentimentExecutable.run(["train", "--train", labelled, "--out", out, "--bucket-bits", "14"])
             #expect(run.status == 73, "\(run.stderr)")
             #expect(run.stderr.contains("cannot write the model to \(out): \(file.path) is a file, not a directory"),
                     "\(run.stderr)")

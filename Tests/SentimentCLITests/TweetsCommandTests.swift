@@ -31,13 +31,13 @@ final class TweetsCommandTests {
     }
 
     /// Runs with no X token and no database from the environment, so only the flags count.
-    private func sentiment(_ arguments: [String], environment: [String: String?] = [:]) throws -> Run {
+    private func sentiment(_ arguments: [String], environment: [String: String?] = [:]) async throws -> Run {
         var environment = environment
         if environment["X_BEARER_TOKEN"] == nil { environment["X_BEARER_TOKEN"] = .some(nil) }
         environment["SENTIMENT_DB"] = .some(nil)
         environment["X_API_URL"] = .some(nil)
         environment["HOME"] = FileManager.default.temporaryDirectory.path
-        return try SentimentExecutable.run(arguments, environment: environment)
+        return try await SentimentExecutable.run(arguments, environment: environment)
     }
 
     private let archive = SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/sunnydays").path
@@ -45,30 +45,30 @@ final class TweetsCommandTests {
     // MARK: - Import and timeline
 
     @Test("Importing the sample archive stores and classifies its twelve tweets")
-    func importArchive() throws {
+    func importArchive() async throws {
         let db = try freshDatabase()
-        let run = try sentiment(["import", archive, "--db", db])
+        let run = try await sentiment(["import", archive, "--db", db])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("12 tweets read, 12 new, 12 classified, 0 skipped (@sunnydays)"))
         #expect(FileManager.default.fileExists(atPath: db))
     }
 
     @Test("Importing a JSON Lines dump takes its user from the page, and importing it again adds nothing")
-    func importJSONLinesTwice() throws {
+    func importJSONLinesTwice() async throws {
         let db = try freshDatabase()
         let dump = SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/rainyday_ops.jsonl").path
-        let first = try sentiment(["import", dump, "--db", db])
+        let first = try await sentiment(["import", dump, "--db", db])
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("5 tweets read, 5 new, 5 classified, 0 skipped (@rainyday_ops)"), "\(first.stderr)")
-        let again = try sentiment(["import", dump, "--db", db])
+        let again = try await sentiment(["import", dump, "--db", db])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stderr.contains("5 tweets read, 0 new, 0 classified, 0 skipped (@rainyday_ops)"), "\(again.stderr)")
-        let timeline = try sentiment(["tweets", "rainyday_ops", "--offline", "--format", "jsonl", "--db", db])
+        let timeline = try await sentiment(["tweets", "rainyday_ops", "--offline", "--format", "jsonl", "--db", db])
         #expect(try timeline.records().count == 5)
     }
 
     @Test("A dump that does not say whose tweets it holds needs --user; malformed lines are skipped with their place, exit 65")
-    func importNeedsUserAndSkipsMalformedLines() throws {
+    func importNeedsUserAndSkipsMalformedLines() async throws {
         let db = try freshDatabase()
         let dump = try writeDump(#"""
             {"id":"1","text":"What a lovely walk in the park","created_at":"2024-01-01T00:00:00.000Z"}
@@ -76,42 +76,42 @@ final class TweetsCommandTests {
             {"id":"3","text":"Train cancelled again, so annoying","created_at":"2024-01-02T00:00:00.000Z"}
 
             """#, besides: db)
-        let withoutUser = try sentiment(["import", dump, "--db", db])
+        let withoutUser = try await sentiment(["import", dump, "--db", db])
         #expect(withoutUser.status == 64, "\(withoutUser.stderr)")
         #expect(withoutUser.stderr.contains("--user"), "\(withoutUser.stderr)")
 
-        let withUser = try sentiment(["import", dump, "--user", "walker", "--db", db])
+        let withUser = try await sentiment(["import", dump, "--user", "walker", "--db", db])
         #expect(withUser.status == 65, "\(withUser.stderr)")
         #expect(withUser.stderr.contains("line 2"), "\(withUser.stderr)")
         #expect(withUser.stderr.contains("2 tweets read, 2 new, 2 classified, 1 skipped (@walker)"), "\(withUser.stderr)")
-        let timeline = try sentiment(["tweets", "walker", "--offline", "--format", "jsonl", "--db", db])
+        let timeline = try await sentiment(["tweets", "walker", "--offline", "--format", "jsonl", "--db", db])
         #expect(try timeline.records().compactMap { $0["id"] as? String } == ["3", "1"])
     }
 
     @Test("The import summary counts one tweet in the singular and names no users when none was read")
-    func importSummaryWording() throws {
+    func importSummaryWording() async throws {
         let db = try freshDatabase()
         let one = try writeDump(#"""
             {"id":"1","text":"What a lovely walk in the park","created_at":"2024-01-01T00:00:00.000Z"}
 
             """#, besides: db)
-        let single = try sentiment(["import", one, "--user", "walker", "--db", db])
+        let single = try await sentiment(["import", one, "--user", "walker", "--db", db])
         #expect(single.status == 0, "\(single.stderr)")
         #expect(single.stderr.contains("1 tweet read, 1 new, 1 classified, 0 skipped (@walker)"), "\(single.stderr)")
 
         let broken = try writeDump("{\"id\":\"2\",\"text\":\n", besides: db)
-        let none = try sentiment(["import", broken, "--db", db])
+        let none = try await sentiment(["import", broken, "--db", db])
         #expect(none.status == 65, "\(none.stderr)")
         #expect(none.stderr.contains("0 tweets read, 0 new, 0 classified, 1 skipped\n"), "\(none.stderr)")
     }
 
     @Test("Both import and tweets --archive list the first twenty skipped entries and count the rest")
-    func skippedEntriesAreCappedAlike() throws {
+    func skippedEntriesAreCappedAlike() async throws {
         let db = try freshDatabase()
         let good = #"{"id":"1","text":"What a lovely walk in the park","created_at":"2024-01-01T00:00:00.000Z"}"#
         let dump = try writeDump(([good] + Array(repeating: #"{"id":"#, count: 25)).joined(separator: "\n") + "\n", besides: db)
         for arguments in [["import", dump, "--user", "walker"], ["tweets", "walker", "--archive", dump, "--format", "jsonl"]] {
-            let run = try sentiment(arguments + ["--db", db])
+            let run = try await sentiment(arguments + ["--db", db])
             #expect(run.status == 65, "\(arguments[0]): \(run.stderr)")
             let listed = run.stderr.split(separator: "\n").filter { $0.hasPrefix("sentiment: skipped ") }
             #expect(listed.count == 20, "\(arguments[0]): \(run.stderr)")
@@ -120,7 +120,7 @@ final class TweetsCommandTests {
     }
 
     @Test("An id repeated in a dump is stored once and counted; a repeat with another text is reported, exit 65")
-    func importRepeatedIDs() throws {
+    func importRepeatedIDs() async throws {
         let db = try freshDatabase()
         let dump = try writeDump(#"""
             {"id":"1","text":"What a lovely walk in the park","created_at":"2024-01-01T00:00:00.000Z"}
@@ -129,25 +129,25 @@ final class TweetsCommandTests {
             {"id":"2","text":"Train on time for once","created_at":"2024-01-02T00:00:00.000Z"}
 
             """#, besides: db)
-        let run = try sentiment(["import", dump, "--user", "walker", "--db", db])
+        let run = try await sentiment(["import", dump, "--user", "walker", "--db", db])
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains("skipped input, tweet 2: repeated with another text, author or date; the first is kept"),
                 "\(run.stderr)")
         #expect(run.stderr.contains("4 tweets read, 2 repeated, 2 new, 2 classified, 1 skipped (@walker)"), "\(run.stderr)")
-        let timeline = try sentiment(["tweets", "walker", "--offline", "--format", "jsonl", "--db", db])
+        let timeline = try await sentiment(["tweets", "walker", "--offline", "--format", "jsonl", "--db", db])
         #expect(try timeline.records().compactMap { $0["text"] as? String }
             == ["Train cancelled again, so annoying", "What a lovely walk in the park"])
     }
 
     @Test("Reading a database that does not exist (tweets --offline, history) says so and makes no file")
-    func readsDoNotCreateTheDatabase() throws {
+    func readsDoNotCreateTheDatabase() async throws {
         let missing = URL(fileURLWithPath: try freshDatabase()).deletingLastPathComponent()
             .appendingPathComponent("typo/tweets.sqlite").path
-        let offline = try sentiment(["tweets", "@bob", "--offline", "--db", missing])
+        let offline = try await sentiment(["tweets", "@bob", "--offline", "--db", missing])
         #expect(offline.status == 66, "\(offline.stderr)")
         #expect(offline.stderr == "sentiment: nothing stored for @bob: no database at \(missing)\n", "\(offline.stderr)")
         for arguments in [["history"], ["history", "--clear"]] {
-            let history = try sentiment(arguments + ["--db", missing])
+            let history = try await sentiment(arguments + ["--db", missing])
             #expect(history.status == 0, "\(history.stderr)")
             #expect(history.output.isEmpty && history.stderr.isEmpty, "\(history.stderr)")
         }
@@ -155,23 +155,23 @@ final class TweetsCommandTests {
     }
 
     @Test("An archive that names its owner keeps it: a different --user is reported as not used and made no user")
-    func importWithUnusedUser() throws {
+    func importWithUnusedUser() async throws {
         let db = try freshDatabase()
-        let run = try sentiment(["import", archive, "--user", "someoneelse", "--db", db])
+        let run = try await sentiment(["import", archive, "--user", "someoneelse", "--db", db])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("--user someoneelse not used for \(archive): every tweet in it names its author (@sunnydays)"),
                 "\(run.stderr)")
         #expect(run.stderr.contains("(@sunnydays)\n"), "\(run.stderr)")
         #expect(!run.stderr.contains("@someoneelse"), "\(run.stderr)")
-        let other = try sentiment(["tweets", "someoneelse", "--offline", "--db", db])
+        let other = try await sentiment(["tweets", "someoneelse", "--offline", "--db", db])
         #expect(other.status != 0, "no user was made: \(other.output)")
     }
 
     @Test("An offline timeline in JSON Lines is newest first with a theme per English tweet")
-    func offlineTimelineJSONLines() throws {
+    func offlineTimelineJSONLines() async throws {
         let db = try freshDatabase()
-        _ = try sentiment(["import", archive, "--db", db])
-        let run = try sentiment(["tweets", "sunnydays", "--offline", "--format", "jsonl", "--db", db])
+        _ = try await sentiment(["import", archive, "--db", db])
+        let run = try await sentiment(["tweets", "sunnydays", "--offline", "--format", "jsonl", "--db", db])
         #expect(run.status == 0, "\(run.stderr)")
         let records = try run.records()
         #expect(records.count == 12)
@@ -198,45 +198,45 @@ final class TweetsCommandTests {
     }
 
     @Test("A timeline straight from an archive is stored as it is shown, and --offline cannot take an archive")
-    func timelineFromArchive() throws {
+    func timelineFromArchive() async throws {
         let db = try freshDatabase()
-        let run = try sentiment(["tweets", "sunnydays", "--archive", archive, "--format", "jsonl", "--limit", "5", "--db", db])
+        let run = try await sentiment(["tweets", "sunnydays", "--archive", archive, "--format", "jsonl", "--limit", "5", "--db", db])
         #expect(run.status == 0, "\(run.stderr)")
         let shown = try run.records().compactMap { $0["id"] as? String }
         #expect(shown.count == 5)
-        let stored = try sentiment(["tweets", "sunnydays", "--offline", "--format", "jsonl", "--limit", "5", "--db", db])
+        let stored = try await sentiment(["tweets", "sunnydays", "--offline", "--format", "jsonl", "--limit", "5", "--db", db])
         #expect(try stored.records().compactMap { $0["id"] as? String } == shown)
 
-        let both = try sentiment(["tweets", "sunnydays", "--archive", archive, "--offline", "--db", db])
+        let both = try await sentiment(["tweets", "sunnydays", "--archive", archive, "--offline", "--db", db])
         #expect(both.status == 64, "\(both.stderr)")
     }
 
     @Test("A timeline from an archive with malformed entries shows the rest and exits 65, as import does")
-    func archiveWithSkippedEntries() throws {
+    func archiveWithSkippedEntries() async throws {
         let db = try freshDatabase()
         let dump = try writeDump(#"""
             {"id":"1","text":"What a lovely walk in the park","created_at":"2024-01-01T00:00:00.000Z"}
             {"id":"2","text":
 
             """#, besides: db)
-        let run = try sentiment(["tweets", "walker", "--archive", dump, "--format", "jsonl", "--db", db])
+        let run = try await sentiment(["tweets", "walker", "--archive", dump, "--format", "jsonl", "--db", db])
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains("skipped dump.jsonl, line 2"), "\(run.stderr)")
         #expect(try run.records().compactMap { $0["id"] as? String } == ["1"])
     }
 
     @Test("Pretty output piped carries no colour codes")
-    func prettyOutputPipedIsPlain() throws {
+    func prettyOutputPipedIsPlain() async throws {
         let db = try freshDatabase()
-        _ = try sentiment(["import", archive, "--db", db])
-        let run = try sentiment(["tweets", "sunnydays", "--offline", "--limit", "3", "--db", db])
+        _ = try await sentiment(["import", archive, "--db", db])
+        let run = try await sentiment(["tweets", "sunnydays", "--offline", "--limit", "3", "--db", db])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!run.output.contains("\u{1B}["))
         #expect(run.output.contains("😃") || run.output.contains("😐") || run.output.contains("😔"))
     }
 
     @Test("Control characters from a tweet, a user's name or an entry's id never reach the terminal: the text shows on one line, each control character or bidirectional override as U+FFFD")
-    func controlCharactersAreNotPrinted() throws {
+    func controlCharactersAreNotPrinted() async throws {
         let db = try freshDatabase()
         let dump = try writeDump(#"""
             {"id_str":"1","full_text":"so \u001b[31mRED\u001b[0m and \u001b]0;pwned\u0007 title\r\nnext\tline","created_at":"Wed Oct 10 20:19:24 +0000 2018","user":{"id_str":"7","screen_name":"mallory","name":"Mal\u001b[2Jlory","description":"bio\u009b1;1H here"}}
@@ -244,10 +244,10 @@ final class TweetsCommandTests {
             {"id_str":"3","full_text":"only \u202e99.9$\u202c today, \u2067isolated\u2069","created_at":"Wed Oct 10 20:19:26 +0000 2018","user":{"id_str":"7","screen_name":"mallory"}}
 
             """#, besides: db)
-        let imported = try sentiment(["import", dump, "--db", db])
+        let imported = try await sentiment(["import", dump, "--db", db])
         #expect(imported.status == 65, "\(imported.stderr)")
         #expect(imported.stderr.contains("skipped dump.jsonl, line 2: tweet 2\u{FFFD}[2J: missing text"), "\(imported.stderr)")
-        let run = try sentiment(["tweets", "mallory", "--offline", "--db", db])
+        let run = try await sentiment(["tweets", "mallory", "--offline", "--db", db])
         #expect(run.status == 0, "\(run.stderr)")
         for (name, text) in [("output", run.output), ("import's errors", imported.stderr)] {
             let controls = text.unicodeScalars.filter { $0 != "\n" && $0.properties.generalCategory == .control }
@@ -264,18 +264,18 @@ final class TweetsCommandTests {
     // MARK: - Failures
 
     @Test("Offline with nothing stored exits 66 with a one-line reason")
-    func offlineWithNothingStored() throws {
-        let run = try sentiment(["tweets", "nobody_here", "--offline", "--db", try freshDatabase()])
+    func offlineWithNothingStored() async throws {
+        let run = try await sentiment(["tweets", "nobody_here", "--offline", "--db", try freshDatabase()])
         #expect(run.status == 66)
         #expect(run.output.isEmpty)
         #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
     }
 
     @Test("When the X API cannot be reached, stored tweets are shown and the answer is stale, exit 0")
-    func unreachableUpstreamIsStale() throws {
+    func unreachableUpstreamIsStale() async throws {
         let db = try freshDatabase()
-        _ = try sentiment(["import", archive, "--db", db])
-        let run = try sentiment(["tweets", "sunnydays", "--format", "jsonl", "--limit", "2", "--db", db,
+        _ = try await sentiment(["import", archive, "--db", db])
+        let run = try await sentiment(["tweets", "sunnydays", "--format", "jsonl", "--limit", "2", "--db", db,
                                  "--api-url", "http://127.0.0.1:1", "--retries", "0"], environment: ["X_BEARER_TOKEN": "test-token"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(try run.records().count == 2)
@@ -284,8 +284,8 @@ final class TweetsCommandTests {
     }
 
     @Test("When the X API cannot be reached and nothing is stored, exit 69 with a one-line reason")
-    func unreachableUpstreamWithNothingStored() throws {
-        let run = try sentiment(["tweets", "sunnydays", "--db", try freshDatabase(), "--api-url", "http://127.0.0.1:1",
+    func unreachableUpstreamWithNothingStored() async throws {
+        let run = try await sentiment(["tweets", "sunnydays", "--db", try freshDatabase(), "--api-url", "http://127.0.0.1:1",
                                  "--retries", "0"],
                                 environment: ["X_BEARER_TOKEN": "test-token"])
         #expect(run.status == 69, "\(run.stderr)")
@@ -294,22 +294,22 @@ final class TweetsCommandTests {
     }
 
     @Test("A retry count outside 0 to 10 is a usage error, exit 64", arguments: ["-1", "11", "two"])
-    func retriesOutOfRange(_ retries: String) throws {
-        let run = try sentiment(["tweets", "sunnydays", "--db", try freshDatabase(), "--retries", retries])
+    func retriesOutOfRange(_ retries: String) async throws {
+        let run = try await sentiment(["tweets", "sunnydays", "--db", try freshDatabase(), "--retries", retries])
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.stderr.contains("--retries") || run.stderr.contains("retries"), "\(run.stderr)")
     }
 
     @Test("A missing archive exits 66")
-    func missingArchive() throws {
-        let run = try sentiment(["import", "/nonexistent/archive", "--db", try freshDatabase()])
+    func missingArchive() async throws {
+        let run = try await sentiment(["import", "/nonexistent/archive", "--db", try freshDatabase()])
         #expect(run.status == 66, "\(run.stderr)")
     }
 
     // MARK: - History
 
     @Test("Processes importing at once into a new database file all open and migrate it, and the tweets are stored once")
-    func processesImportIntoANewFileAtOnce() throws {
+    func processesImportIntoANewFileAtOnce() async throws {
         var failures: [String] = []
         var newCounts: [Int] = []
         for _ in 0..<10 {
@@ -322,24 +322,25 @@ final class TweetsCommandTests {
                 """#, besides: db)
             var environment = ProcessInfo.processInfo.environment
             environment["SENTIMENT_DB"] = nil
-            let processes = try (0..<8).map { _ -> (Process, Pipe) in
+            let processes = try (0..<8).map { k -> (Process, URL) in
                 let process = try SentimentExecutable.process(["import", dump, "--user", "walker", "--db", db])
-                let stderr = Pipe()
+                let stderr = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("stderr-\(k)")
+                _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
                 process.environment = environment
                 process.standardOutput = FileHandle.nullDevice
-                process.standardError = stderr
+                process.standardError = try FileHandle(forWritingTo: stderr)
                 return (process, stderr)
             }
             for (process, _) in processes { try process.run() }
             var added = 0
             for (process, stderr) in processes {
-                let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                process.waitUntilExit()
+                await SentimentExecutable.exit(of: process)
+                let message = try String(contentsOf: stderr, encoding: .utf8)
                 if process.terminationStatus != 0 { failures.append(message) }
                 if message.contains("2 new") { added += 2 } else if message.contains("1 new") { added += 1 }
             }
             newCounts.append(added)
-            let timeline = try sentiment(["tweets", "walker", "--offline", "--format", "jsonl", "--db", db])
+            let timeline = try await sentiment(["tweets", "walker", "--offline", "--format", "jsonl", "--db", db])
             #expect(try timeline.records().compactMap { $0["id"] as? String } == ["2", "1"], "\(timeline.stderr)")
         }
         #expect(failures.isEmpty, "\(failures.count) of 80 failed, e.g. \(failures.first ?? "")")
@@ -347,16 +348,16 @@ final class TweetsCommandTests {
     }
 
     @Test("History lists a searched username once and --clear empties it")
-    func historyDedupesAndClears() throws {
+    func historyDedupesAndClears() async throws {
         let db = try freshDatabase()
-        _ = try sentiment(["import", archive, "--db", db])
-        _ = try sentiment(["tweets", "sunnydays", "--offline", "--db", db])
-        _ = try sentiment(["tweets", "@sunnydays", "--offline", "--db", db])
-        let listed = try sentiment(["history", "--db", db])
+        _ = try await sentiment(["import", archive, "--db", db])
+        _ = try await sentiment(["tweets", "sunnydays", "--offline", "--db", db])
+        _ = try await sentiment(["tweets", "@sunnydays", "--offline", "--db", db])
+        let listed = try await sentiment(["history", "--db", db])
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.outputLines.filter { $0.hasPrefix("sunnydays") }.count == 1, "\(listed.output)")
-        let cleared = try sentiment(["history", "--clear", "--db", db])
+        let cleared = try await sentiment(["history", "--clear", "--db", db])
         #expect(cleared.status == 0)
-        #expect(try sentiment(["history", "--db", db]).output.isEmpty)
+        #expect(try await sentiment(["history", "--db", db]).output.isEmpty)
     }
 }
