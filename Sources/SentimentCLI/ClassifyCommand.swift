@@ -26,7 +26,10 @@ struct ClassifyCommand: ParsableCommand {
             TSV/CSV), "unsupported" is true and the probabilities are kept. A plain \
             line with invalid UTF-8 is classified with the bad bytes read as U+FFFD \
             and gets "warning":"invalid UTF-8"; one with NUL bytes (UTF-16 read as UTF-8 \
-            has them) gets "warning":"NUL bytes". TSV and CSV have the same fields \
+            has them) gets "warning":"NUL bytes"; a JSON text with a lone surrogate \
+            escape (half an emoji, as a tool that cuts text at a UTF-16 length \
+            leaves) reads it as U+FFFD and gets "warning":"lone surrogate". \
+            TSV and CSV have the same fields \
             as columns: line, index, id, user, author_id, label, negative, \
             neutral, positive, score, lang, error, warning (empty where JSON \
             Lines leaves a field out). A text over 560 bytes is scored as the \

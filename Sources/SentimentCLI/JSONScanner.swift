@@ -299,14 +299,17 @@ struct JSONScanner {
 
     /// Appends the UTF-8 of the string at `span` of `bytes` (a span this scanner
     /// reported, so already validated) to `output`, decoding escapes: `\n`,
-    /// `\"`, `\uXXXX` and surrogate pairs. A lone surrogate becomes U+FFFD.
-    static func decodeString(_ span: JSONSpan, in bytes: UnsafeRawBufferPointer, into output: ByteBuffer) {
+    /// `\"`, `\uXXXX` and surrogate pairs. A lone surrogate becomes U+FFFD;
+    /// returns true if there was one.
+    @discardableResult
+    static func decodeString(_ span: JSONSpan, in bytes: UnsafeRawBufferPointer, into output: ByteBuffer) -> Bool {
         precondition(span.kind == .string)
         let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         guard span.hasEscapes else {
             output.append(UnsafeRawBufferPointer(start: base + span.start, count: span.end - span.start))
-            return
+            return false
         }
+        var loneSurrogate = false
         output.reserve(span.end - span.start)
         var i = span.start
         var runStart = i
@@ -336,12 +339,15 @@ struct JSONScanner {
                             i += 6
                         } else {
                             scalar = 0xFFFD
+                            loneSurrogate = true
                         }
                     } else {
                         scalar = 0xFFFD
+                        loneSurrogate = true
                     }
                 } else if (0xDC00..<0xE000).contains(scalar) {
                     scalar = 0xFFFD
+                    loneSurrogate = true
                 }
                 appendUTF8(scalar, to: output)
             default: output.append(kind)  // \" \\ \/
@@ -349,6 +355,7 @@ struct JSONScanner {
             runStart = i
         }
         output.append(UnsafeRawBufferPointer(start: base + runStart, count: span.end - runStart))
+        return loneSurrogate
     }
 
     /// The string at `span` decoded, for tests and error messages.

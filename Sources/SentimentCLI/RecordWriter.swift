@@ -20,7 +20,7 @@ enum OutputFormat: String, CaseIterable, Sendable {
 ///      "probabilities":{"negative":0.0123,"neutral":0.1034,"positive":0.8843},
 ///      "score":0.8720,"lang":"en"}
 ///     {"line":5,"label":null,…,"lang":"es","unsupported":true}
-///     {"line":6,…,"lang":"en","warning":"invalid UTF-8"}   (or "NUL bytes", or both, "; "-separated)
+///     {"line":6,…,"lang":"en","warning":"invalid UTF-8"}   (or "NUL bytes", "lone surrogate"; several "; "-separated)
 ///     {"line":4,"error":"malformed JSON: unexpected end of input at byte 17"}
 ///
 /// TSV and CSV: the header `line index id user author_id label negative neutral

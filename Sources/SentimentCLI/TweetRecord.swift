@@ -44,14 +44,24 @@ struct TweetRecord {
     var invalidUTF8 = false
     /// A plain line holds NUL bytes, as UTF-16 read as UTF-8 does (it is classified anyway).
     var nulBytes = false
+    /// A JSON text has a `\uD800`–`\uDFFF` escape without its other half, as
+    /// a tool that cuts text at a UTF-16 length leaves of an emoji; read as
+    /// U+FFFD (it is classified anyway).
+    var loneSurrogate = false
 
-    /// The output's `warning`, if any.
+    /// The output's `warning`, if any: each problem the text has, "; "-separated.
     var warning: StaticString? {
-        switch (invalidUTF8, nulBytes) {
-        case (false, false): nil
-        case (true, false): "invalid UTF-8"
-        case (false, true): "NUL bytes"
-        case (true, true): "invalid UTF-8; NUL bytes"
+        switch (invalidUTF8, nulBytes, loneSurrogate) {
+        case (false, false, false): nil
+        case (true, false, false): "invalid UTF-8"
+        case (false, true, false): "NUL bytes"
+        case (true, true, false): "invalid UTF-8; NUL bytes"
+        case (false, false, true): "lone surrogate"
+        case (true, false, true): "invalid UTF-8; lone surrogate"
+        // NUL bytes are flagged in plain lines only, lone surrogates in JSON
+        // texts only: the two never meet.
+        case (false, true, true): "NUL bytes; lone surrogate"
+        case (true, true, true): "invalid UTF-8; NUL bytes; lone surrogate"
         }
     }
     /// For `apiError`: the first error's message, when the response has one.
@@ -430,7 +440,7 @@ struct TweetFields: JSONMemberVisitor {
             record.problem = misplacedText.map { .textNotAString(field: $0.field, kind: $0.kind) } ?? .noTextField
             return record
         }
-        record.text = Self.ref(text, bytes, scratch)
+        record.text = Self.ref(text, bytes, scratch, loneSurrogate: &record.loneSurrogate)
         let resolved = record.text.resolve(scratch: scratch)!
         if BlankText.isBlank(utf8: resolved) {
             record.problem = .emptyText
@@ -443,11 +453,19 @@ struct TweetFields: JSONMemberVisitor {
 
     /// A field's bytes: in the line when it has no escapes, else decoded into `scratch`.
     static func ref(_ span: JSONSpan, _ bytes: UnsafeRawBufferPointer, _ scratch: ByteBuffer) -> ByteRef {
+        var loneSurrogate = false
+        return ref(span, bytes, scratch, loneSurrogate: &loneSurrogate)
+    }
+
+    /// A field's bytes, as `ref(_:_:_:)` gives them; `loneSurrogate` is set when
+    /// a lone surrogate escape was read as U+FFFD.
+    static func ref(_ span: JSONSpan, _ bytes: UnsafeRawBufferPointer, _ scratch: ByteBuffer,
+                    loneSurrogate: inout Bool) -> ByteRef {
         guard span.hasEscapes else {
             return ByteRef(pointer: bytes.baseAddress! + span.start, offset: 0, count: span.end - span.start)
         }
         let offset = scratch.count
-        JSONScanner.decodeString(span, in: bytes, into: scratch)
+        if JSONScanner.decodeString(span, in: bytes, into: scratch) { loneSurrogate = true }
         return ByteRef(pointer: nil, offset: offset, count: scratch.count - offset)
     }
 }
@@ -475,6 +493,7 @@ extension TweetRecord {
         var error: String?
         var invalidUTF8 = false
         var nulBytes = false
+        var loneSurrogate = false
 
         var description: String {
             var parts = ["line \(line)"]
@@ -486,6 +505,7 @@ extension TweetRecord {
             if let error { parts.append("error \(error.debugDescription)") }
             if invalidUTF8 { parts.append("invalid UTF-8") }
             if nulBytes { parts.append("NUL bytes") }
+            if loneSurrogate { parts.append("lone surrogate") }
             return parts.joined(separator: ", ")
         }
     }
@@ -504,7 +524,7 @@ extension TweetRecord {
                     line: record.line, index: record.index >= 0 ? record.index : nil,
                     text: string(record.text), id: string(record.id), user: string(record.user),
                     authorID: string(record.authorID), error: record.errorMessage(scratch: scratch),
-                    invalidUTF8: record.invalidUTF8, nulBytes: record.nulBytes)
+                    invalidUTF8: record.invalidUTF8, nulBytes: record.nulBytes, loneSurrogate: record.loneSurrogate)
             }
         }
     }

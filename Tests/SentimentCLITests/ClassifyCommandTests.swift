@@ -145,6 +145,22 @@ struct ClassifyCommandTests {
         #expect(records[0]["label"] as? String == "positive")
     }
 
+    @Test("A JSON text with a lone surrogate escape is classified with a warning, in every format", arguments: ["jsonl", "tsv"])
+    func loneSurrogate(format: String) async throws {
+        // What a tool that cuts tweets at 140 UTF-16 units leaves of an emoji at the end.
+        let input = #"{"id":"1","text":"best day of the year \ud83d"}"# + "\n" + #"{"id":"2","text":"best day \ud83d\ude0d"}"# + "\n"
+        let run = try await classify(["--format", format], input: input)
+        #expect(run.status == 0, "\(run.stderr)")
+        if format == "jsonl" {
+            let records = try run.records()
+            #expect(records.map { $0["warning"] as? String } == ["lone surrogate", nil])
+            #expect(records.map { $0["label"] as? String } == ["positive", "positive"])
+        } else {
+            let rows = run.outputLines.map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
+            #expect(rows.map { $0.last } == ["warning", "lone surrogate", ""])
+        }
+    }
+
     @Test("TSV and CSV carry the invalid UTF-8 warning in their last column", arguments: ["tsv", "csv"])
     func invalidUTF8Delimited(format: String) async throws {
         let run = try await classify(["--format", format, fixture("invalid-utf8.txt")])

@@ -30,6 +30,14 @@ struct JSONScannerTests {
     ])
     func surrogates(line: String, text: String) {
         #expect(TweetRecord.decoded(line).map(\.text) == [text])
+        #expect(TweetRecord.decoded(line).map(\.loneSurrogate) == [text.contains("\u{FFFD}")])
+    }
+
+    @Test("A lone surrogate in an id or user name does not flag the text")
+    func loneSurrogateOutsideTheText() {
+        let records = TweetRecord.decoded(#"{"id_str":"7\ud83d","user":{"screen_name":"\ude0d"},"text":"fine"}"#)
+        #expect(records.map(\.loneSurrogate) == [false])
+        #expect(records.map(\.id) == ["7\u{FFFD}"])
     }
 
     @Test("Quotes, backslashes and control characters are found at every offset in a word")
