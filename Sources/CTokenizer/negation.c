@@ -7,23 +7,11 @@
  */
 #include "internal.h"
 
-typedef struct ctk_cue {
-    uint8_t length;
-    char text[9];
-} ctk_cue;
-
-/* Every cue either starts with 'n' or ends with 't' ("without" does both):
- * the scanner's words are filtered on that before the list is searched. */
-static const ctk_cue cues[] = {
-    { 2, "no" },      { 3, "nor" },      { 3, "not" },      { 4, "aint" },
-    { 4, "cant" },    { 4, "dont" },     { 4, "isnt" },     { 4, "none" },
-    { 4, "wont" },    { 5, "arent" },    { 5, "didnt" },    { 5, "hadnt" },
-    { 5, "hasnt" },   { 5, "never" },    { 5, "wasnt" },    { 6, "cannot" },
-    { 6, "doesnt" },  { 6, "havent" },   { 6, "mustnt" },   { 6, "neednt" },
-    { 6, "nobody" },  { 6, "werent" },   { 7, "couldnt" },  { 7, "neither" },
-    { 7, "nothing" }, { 7, "nowhere" },  { 7, "without" },  { 7, "wouldnt" },
-    { 8, "shouldnt" },
-};
+/* The cues, by length. Every cue either starts with 'n' or ends with 't'
+ * ("without" does both): the scanner's words are filtered on that before
+ * they come here. A switch on the length and fixed-length compares, which
+ * the compiler makes integer compares, instead of searching one list. */
+#define CUE(literal) (memcmp(text, literal, sizeof literal - 1) == 0)
 
 bool ctk__is_negator(const char *text, size_t len)
 {
@@ -31,15 +19,23 @@ bool ctk__is_negator(const char *text, size_t len)
     char last = text[len - 1];
     if (text[0] != 'n' && last != 't') return false;
     if (last == 't' && len >= 3 && text[len - 2] == '\'' && text[len - 3] == 'n') return true;
-    if (len > 8) return false;
-    for (size_t k = 0; k < sizeof cues / sizeof cues[0]; k++) {
-        const ctk_cue *c = &cues[k];
-        if (c->length > len) break;
-        if (c->length == len && c->text[0] == text[0] && memcmp(c->text, text, len) == 0)
-            return true;
+    switch (len) {
+    case 2: return CUE("no");
+    case 3: return CUE("nor") || CUE("not");
+    case 4: return CUE("aint") || CUE("cant") || CUE("dont") || CUE("isnt") || CUE("none") || CUE("wont");
+    case 5: return CUE("arent") || CUE("didnt") || CUE("hadnt") || CUE("hasnt") || CUE("never") || CUE("wasnt");
+    case 6:
+        return CUE("cannot") || CUE("doesnt") || CUE("havent") || CUE("mustnt") || CUE("neednt") || CUE("nobody") ||
+               CUE("werent");
+    case 7:
+        return CUE("couldnt") || CUE("neither") || CUE("nothing") || CUE("nowhere") || CUE("without") ||
+               CUE("wouldnt");
+    case 8: return CUE("shouldnt");
+    default: return false;
     }
-    return false;
 }
+
+#undef CUE
 
 bool ctk__is_clause_cp(uint32_t cp)
 {

@@ -86,13 +86,36 @@ final class ByteBuffer {
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes, enough for 20 digits
         var n = 0
         withUnsafeMutableBytes(of: &digits) { scratch in
-            while value > 0 {
-                scratch[23 - n] = UInt8(truncatingIfNeeded: value % 10) &+ 48
-                value /= 10
-                n += 1
+            let end = scratch.baseAddress! + 24
+            // Two digits a division.
+            while value >= 100 {
+                let quotient = value / 100
+                n += 2
+                (end - n).storeBytes(of: Self.digitPair(value &- quotient &* 100), as: UInt16.self)
+                value = quotient
             }
-            append(UnsafeRawBufferPointer(rebasing: scratch[(24 - n)...]))
+            if value >= 10 {
+                n += 2
+                (end - n).storeBytes(of: Self.digitPair(value), as: UInt16.self)
+            } else {
+                n += 1
+                (end - n).storeBytes(of: UInt8(truncatingIfNeeded: value) &+ 48, as: UInt8.self)
+            }
+            append(UnsafeRawBufferPointer(start: end - n, count: n))
         }
+    }
+
+    /// "00" to "99", two ASCII digits each.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
+    /// The two ASCII digits of `n` (0 to 99) as they lie in memory.
+    @inline(__always)
+    private static func digitPair(_ n: Int) -> UInt16 {
+        UnsafeRawPointer(digitPairs.utf8Start + 2 &* n).loadUnaligned(as: UInt16.self)
     }
 
     /// Appends `value` with exactly four decimals ("0.8843", "-0.1200", "1.0000"),
@@ -103,7 +126,24 @@ final class ByteBuffer {
             return
         }
         var scaled = Int((abs(value) * 10_000).rounded())
-        if value < 0 && scaled > 0 { append(UInt8(ascii: "-")) }
+        if scaled < 10_000 {
+            // Below 1 in magnitude, as probabilities and scores nearly always are:
+            // "0." or "-0." and two digit pairs.
+            reserve(7)
+            var at = count
+            if value < 0 && scaled > 0 {
+                base.storeBytes(of: UInt8(ascii: "-"), toByteOffset: at, as: UInt8.self)
+                at += 1
+            }
+            let high = scaled / 100
+            base.storeBytes(of: UInt8(ascii: "0"), toByteOffset: at, as: UInt8.self)
+            base.storeBytes(of: UInt8(ascii: "."), toByteOffset: at + 1, as: UInt8.self)
+            base.storeBytes(of: Self.digitPair(high), toByteOffset: at + 2, as: UInt16.self)
+            base.storeBytes(of: Self.digitPair(scaled &- high &* 100), toByteOffset: at + 4, as: UInt16.self)
+            count = at + 6
+            return
+        }
+        if value < 0 { append(UInt8(ascii: "-")) }
         let whole = scaled / 10_000
         scaled %= 10_000
         appendDecimal(whole)
