@@ -11,7 +11,8 @@ macro-recall, their mean, and dev's with a model fitted on all of train.
 
 VARIANT: base; names (a capitalised word inside a sentence becomes NAME);
 hashtags (every hashtag becomes one token, HASHTAG); skip (words, bigrams and
-bigrams over a gap of one word).
+bigrams over a gap of one word); across (character 2-5-grams across word
+boundaries, spaces included, instead of inside words).
 """
 import re
 import sys
@@ -72,6 +73,7 @@ def main(variant):
         "names": lambda t: names(masked(t)),
         "hashtags": lambda t: re.sub(r"#\w+", " HASHTAG ", masked(t)),
         "skip": masked,
+        "across": masked,
     }[variant]
     ids, y, texts = load("train.tsv")
     _, dev_y, dev_texts = load("dev.tsv")
@@ -84,7 +86,7 @@ def main(variant):
             words = TfidfVectorizer(lowercase=True, sublinear_tf=True, analyzer=skipgrams)
         else:
             words = TfidfVectorizer(lowercase=True, ngram_range=(1, 2), sublinear_tf=True, token_pattern=TOKEN.pattern)
-        chars = TfidfVectorizer(lowercase=True, analyzer="char_wb", ngram_range=(2, 5), sublinear_tf=True, min_df=2)
+        chars = TfidfVectorizer(lowercase=True, analyzer="char" if variant == "across" else "char_wb", ngram_range=(2, 5), sublinear_tf=True, min_df=2)
         docs = [texts[i] for i in rows]
         model = LogisticRegression(C=2.0, class_weight="balanced", max_iter=1000)
         model.fit(hstack([words.fit_transform(docs), chars.fit_transform(docs)]).tocsr(), y[rows])
