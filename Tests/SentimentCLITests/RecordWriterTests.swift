@@ -46,11 +46,37 @@ struct RecordWriterTests {
         #expect(String(decoding: buffer.bytes, as: UTF8.self) == text)
     }
 
-    @Test("Decimal integers", arguments: [0, 7, 10, 1234567890, Int.max, -42])
+    @Test("Every four-decimal value from -1 to 1 is written digit for digit")
+    func fixed4EveryValue() {
+        var wrong: [String] = []
+        for k in -10_000...10_000 {
+            let buffer = ByteBuffer(capacity: 1)
+            buffer.appendFixed4(Double(k) / 10_000)
+            let digits = String(abs(k) % 10_000)
+            let expected = (k < 0 ? "-" : "") + "\(abs(k) / 10_000)." + String(repeating: "0", count: 4 - digits.count) + digits
+            let written = String(decoding: buffer.bytes, as: UTF8.self)
+            if written != expected { wrong.append("\(k): \(written)") }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+    }
+
+    @Test("Decimal integers", arguments: [0, 7, 10, 99, 100, 101, 1234567890, Int.max, -42])
     func decimal(value: Int) {
         let buffer = ByteBuffer(capacity: 1)
         buffer.appendDecimal(value)
         #expect(String(decoding: buffer.bytes, as: UTF8.self) == String(value))
+    }
+
+    @Test("Every integer below a million is written as Swift writes it")
+    func decimalEveryValue() {
+        let buffer = ByteBuffer()
+        var wrong: [Int] = []
+        for value in 0..<1_000_000 {
+            buffer.removeAll()
+            buffer.appendDecimal(value)
+            if String(decoding: buffer.bytes, as: UTF8.self) != String(value) { wrong.append(value) }
+        }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
     }
 
     // MARK: - JSON Lines
