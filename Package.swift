@@ -162,6 +162,8 @@ let package = Package(
                 "Tweets",
                 // Log lines kept in memory, to read what was logged.
                 .product(name: "InMemoryLogging", package: "swift-log"),
+                // A store file made as an older build left it.
+                .product(name: "GRDB", package: "GRDB.swift"),
                 // A fake X API server on 127.0.0.1.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,4 +1,6 @@
 import Foundation
+import GRDB
+import Sentiment
 import Testing
 @testable import Tweets
 
@@ -16,6 +18,7 @@ struct StoreTests {
             #expect(try await store.appliedMigrations() == TweetStore.migrationNames)
             #expect(TweetStore.migrationNames == [
                 "v1-createUser", "v1-createTweet", "v1-createClassification", "v1-createSearchHistory",
+                "v2-reclassifyLongTexts",
             ])
             #expect(try await store.journalMode() == "wal")
         }
@@ -57,6 +60,41 @@ struct StoreTests {
             let reopened = try TweetStore(path: path, logger: testLogger)
             #expect(try await reopened.tweetCount() == 3)
             #expect(try await reopened.user(username: "ALICE") == alice)
+        }
+    }
+
+    @Test("A file from before long texts were read in segments loses the classifications of its long texts, and only those")
+    func longTextClassificationsAreDroppedOnce() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.path("tweets.sqlite")
+            let long = Tweet(id: "1", authorID: alice.id, text: String(repeating: "What a long day. ", count: 40),
+                             createdAt: referenceDate, language: "en")
+            let atTheLimit = Tweet(id: "2", authorID: alice.id, text: String(repeating: "é", count: TextSegments.wholeLimit / 2),
+                                   createdAt: referenceDate, language: "en")
+            let short = Tweet(id: "3", authorID: alice.id, text: "What a day", createdAt: referenceDate, language: "en")
+            let prediction = Prediction(label: .positive, probabilities: .init(negative: 0.1, neutral: 0.2, positive: 0.7),
+                                        language: .english)
+            do {
+                let store = try TweetStore(path: path, logger: testLogger)
+                try await store.save(users: [alice], tweets: [long, atTheLimit, short])
+                try await store.saveClassifications([long, atTheLimit, short].map { ($0.id, prediction) }, modelID: "m@1")
+                try store.close()
+            }
+            // As a build before the migration left the file: classified, the migration not applied.
+            let queue = try DatabaseQueue(path: path)
+            try await queue.write { db in
+                try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2-reclassifyLongTexts'")
+            }
+            try queue.close()
+
+            let reopened = try TweetStore(path: path, logger: testLogger)
+            #expect(try await reopened.appliedMigrations() == TweetStore.migrationNames)
+            #expect(try await reopened.unclassifiedTweets(modelID: "m@1").map(\.id) == ["1"])
+            #expect(try await reopened.tweetCount() == 3)
+            // Once: classified again, the long text keeps its new classification on the next opening.
+            try await reopened.saveClassifications([(long.id, prediction)], modelID: "m@1")
+            try reopened.close()
+            #expect(try await TweetStore(path: path, logger: testLogger).classificationCount(modelID: "m@1") == 3)
         }
     }
 

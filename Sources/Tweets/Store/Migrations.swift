@@ -1,4 +1,5 @@
 import GRDB
+import Sentiment
 
 /// The store's schema, as named migrations applied in order on open.
 ///
@@ -60,6 +61,18 @@ enum Migrations {
                 t.column("username", .text).notNull()
                 t.column("searched_at", .datetime).notNull().indexed()
             }
+        }
+
+        // Texts over `TextSegments.wholeLimit` bytes (X's long posts) have
+        // been read in tweet-sized segments since the library began to cut
+        // them; before, they were read whole, which made a long text sure of
+        // itself by its length alone. The model's identity did not change,
+        // so their stored classifications are dropped here, once, and the
+        // next timeline classifies those tweets again.
+        migrator.registerMigration("v2-reclassifyLongTexts") { db in
+            try db.execute(
+                sql: "DELETE FROM classification WHERE tweet_id IN (SELECT id FROM tweet WHERE length(CAST(text AS BLOB)) > ?)",
+                arguments: [TextSegments.wholeLimit])
         }
 
         return migrator
