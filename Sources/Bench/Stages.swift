@@ -68,7 +68,7 @@ struct Stages {
             let table = model.makeTokenTable(bits: 17)
             classifyInHalves("classify/utf8-2-threads-shared",
                              workspaces: (model.makeWorkspace(sharing: table), model.makeWorkspace(sharing: table)),
-                             note: "two threads sharing one token table (2^17 entries), half the sample each")
+                             note: "two threads sharing one token table (6 MiB), half the sample each")
         }
         if recorder.wants("classify/strings") {
             let strings = texts.map { String(decoding: $0, as: UTF8.self) }

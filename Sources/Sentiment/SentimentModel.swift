@@ -121,16 +121,16 @@ public struct SentimentModel: Sendable {
     }
 
     /// Scratch space for one thread of `classify(utf8:workspace:)`, with a
-    /// token cache of `1 << cacheBits` entries (see `Workspace.init`).
+    /// token cache of 2^cacheBits × 48 bytes (see `Workspace.init`).
     ///
     /// - Precondition: `cacheBits` is 1 to 24.
     public func makeWorkspace(cacheBits: Int = Workspace.defaultCacheBits) -> Workspace {
         Workspace(cacheBits: cacheBits)
     }
 
-    /// A token cache of `1 << bits` entries (48 bytes each; the default,
-    /// 17, is 6 MiB) for the workspaces of several threads to share (see
-    /// `makeWorkspace(sharing:)` and `TokenTable`).
+    /// A token cache of 2^bits × 48 bytes (the default, 17, is 6 MiB and
+    /// holds 98,304 tokens) for the workspaces of several threads to share
+    /// (see `makeWorkspace(sharing:)` and `TokenTable`).
     ///
     /// - Precondition: `bits` is 1 to 24.
     public func makeTokenTable(bits: Int = 17) -> TokenTable {
@@ -140,8 +140,8 @@ public struct SentimentModel: Sendable {
     /// Scratch space for one thread whose token cache is `table`, which the
     /// workspaces of other threads may share: each of them sees every word
     /// any of them has met, for the memory of one cache. On a two-core
-    /// machine, two workers sharing one 2^17-entry table classified a large
-    /// dump faster than two with 2^16 entries each (Docs/performance.md).
+    /// machine, two workers sharing one table of 6 MiB classified a large
+    /// dump faster than two with 3 MiB each (Docs/performance.md).
     ///
     /// - Precondition: `table` was made by this model (`makeTokenTable`).
     public func makeWorkspace(sharing table: TokenTable, batchCapacity: Int = 256) -> Workspace {

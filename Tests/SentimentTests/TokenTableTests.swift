@@ -24,7 +24,7 @@ struct TokenTableTests {
         }
     }
 
-    @Test("Threads sharing a four-entry table, evicting each other at nearly every word, score as with private caches")
+    @Test("Threads sharing a three-slot table, evicting each other at nearly every word, score as with private caches")
     func sharedTableUnderContention() async throws {
         let model = try SentimentModel.loadDefault()
         let expected = model.classify(Self.texts)
@@ -76,8 +76,8 @@ struct TokenTableTests {
     }
 
     /// The sequence lock itself, without a model, at the highest contention:
-    /// threads looking up and inserting eight keys in the two sets of a
-    /// four-entry table, so that every slot is rewritten all the time. A
+    /// threads looking up and inserting eight keys in the three slots of the
+    /// smallest table but one, so that every slot is rewritten all the time. A
     /// lookup must find a key's own entry or nothing, never a torn copy. (The
     /// release build copied an entry into a slot with a plain struct store
     /// that wrote the new key before the rest of the entry, and readers kept
@@ -88,10 +88,14 @@ struct TokenTableTests {
     /// a single torn read in 6 runs of 20: a preempted reader whose key left
     /// the slot and came back while it copied, when the key was the lock
     /// word; the lock word is now a count of writes.)
-    @Test("Threads filling and reading a four-entry table never read a torn entry")
+    @Test("Threads filling and reading a three-slot table never read a torn entry")
     func tornEntriesNeverRead() {
-        // Keys 4j and 4j+2 for j = 1…4: four keys in each of the table's two sets.
-        let keys: [UInt64] = (1...4).flatMap { j in [UInt64(4 * j), UInt64(4 * j + 2)] }
+        // Eight keys, three for slot 0, three for slot 1 and two for slot 2
+        // (a key's slot is its low 32 bits × 3 / 2^32).
+        let keys: [UInt64] = (0..<8).map { k in UInt64(k) << 29 | UInt64(4 * (k + 1)) }
+        let probe = TokenTable(bits: 2)
+        #expect(probe.capacity == 3)
+        #expect(keys.map { probe.slots.slotIndex(for: $0) } == [0, 0, 0, 1, 1, 1, 2, 2])
         // Threads of their own, not tasks: they run at once whatever else
         // holds the cooperative pool. Each runs for a fixed time, not a fixed
         // count, so that they overlap in a debug build and a release build
@@ -146,12 +150,12 @@ struct TokenTableTests {
         let first = model.makeWorkspace(sharing: table), second = model.makeWorkspace(sharing: table)
         let expected = model.classify(Self.texts)
         #expect(zip(classify(Self.texts, model, workspace: first), expected).filter { $0 != $1 }.count == 0)
-        let filled = (0..<table.capacity).filter { table.entries[$0].key != 0 }.count
+        let filled = (0..<table.capacity).filter { table.entry(at: $0).key != 0 }.count
         #expect(filled > 100)
         #expect(zip(classify(Self.texts, model, workspace: second), expected).filter { $0 != $1 }.count == 0)
         #expect(first.cache.table === second.cache.table)
         // The second pass met no word the first had not: no slot filled anew.
-        #expect((0..<table.capacity).filter { table.entries[$0].key != 0 }.count == filled)
+        #expect((0..<table.capacity).filter { table.entry(at: $0).key != 0 }.count == filled)
     }
 
     @Test("A table made by one model cannot serve another model's workspace")

@@ -18,11 +18,12 @@ extension SentimentModel {
         /// The language of each row of the batch.
         var languages: [Language]
 
-        /// The token cache's default size: `1 << 16` entries of 48 bytes, 3 MiB.
+        /// The token cache's default size: 3 MiB (2^16 × 48 bytes), 49,152 entries.
         public static let defaultCacheBits = 16
 
         /// A workspace scoring `batchCapacity` texts per BLAS call, whose token
-        /// cache holds `1 << cacheBits` distinct tokens (48 bytes each).
+        /// cache takes 2^cacheBits × 48 bytes and holds three quarters as many
+        /// distinct tokens, one to a 64-byte cache line (`TokenTable`).
         ///
         /// A bigger cache misses less on text with many distinct words, at the
         /// cost of memory per workspace: one worker classifying a large dump
