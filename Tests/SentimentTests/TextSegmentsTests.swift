@@ -101,4 +101,50 @@ struct TextSegmentsTests {
         let text = String(repeating: " \n", count: 400)
         #expect(segments(text) == [.init(range: 0..<800, weight: 1)])
     }
+
+    @Test("Random texts of words, sentence ends, blanks and scalars of every width are covered in order, within the limit, cut between scalars")
+    func randomTextsKeepTheRules() {
+        // Deterministic (splitmix64), so a failure can be rerun.
+        var state: UInt64 = 560
+        func next(_ n: Int) -> Int {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Int((z ^ (z >> 31)) % UInt64(n))
+        }
+        let pieces = ["word", "longerword", "é", "日本語", "😍", "👍🏽", ". ", "! ", "? ", "\n", " ", "   ", "\t", ",", "x"]
+        // A quarter of the texts have no white space at all, so they are cut between scalars.
+        let unbroken = ["word", "é", "日本語", "😍", "👍🏽", ",", "x"]
+        var checked = 0
+        for round in 0..<400 {
+            var text = ""
+            let length = next(3000)
+            let source = round % 4 == 0 ? unbroken : pieces
+            while text.utf8.count < length {
+                text += source[next(source.count)]
+                if source == pieces, next(3) == 0 { text += " " }
+            }
+            let bytes = Array(text.utf8)
+            let found = segments(text)
+            if bytes.count <= TextSegments.wholeLimit {
+                #expect(found == [.init(range: 0..<bytes.count, weight: 1)])
+                continue
+            }
+            checked += 1
+            var end = 0
+            for segment in found {
+                #expect(segment.range.lowerBound >= end)
+                #expect(bytes[end..<segment.range.lowerBound].allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) })
+                #expect(segment.range.count <= TextSegments.segmentLimit && !segment.range.isEmpty)
+                // Never inside a scalar: no segment starts or ends on a continuation byte.
+                #expect(bytes[segment.range.lowerBound] & 0xC0 != 0x80)
+                #expect(segment.range.upperBound == bytes.count || bytes[segment.range.upperBound] & 0xC0 != 0x80)
+                end = segment.range.upperBound
+            }
+            #expect(bytes[end...].allSatisfy { [0x20, 0x09, 0x0A, 0x0D].contains($0) })
+            #expect(abs(found.reduce(0) { $0 + $1.weight } - 1) < 1e-5)
+        }
+        #expect(checked > 200)
+    }
 }
