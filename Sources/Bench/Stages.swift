@@ -76,6 +76,25 @@ struct Stages {
             recorder.record("classify/strings", group: "classify", items: texts.count, bytes: bytes, timings: timings,
                             note: "SentimentModel.classify([String]), one thread")
         }
+        if recorder.wants("classify/async-sequence") {
+            let strings = ArrayAsyncSequence(elements: texts.map { String(decoding: $0, as: UTF8.self) })
+            let model = self.model
+            let timings = plan.measure {
+                // Bench runs on the main thread, not the tasks' pool: waiting here blocks no task.
+                let done = DispatchSemaphore(value: 0)
+                Task {
+                    do {
+                        for try await prediction in model.predictions(for: strings) { blackHole(prediction) }
+                    } catch {
+                        preconditionFailure("an array of texts does not fail: \(error)")
+                    }
+                    done.signal()
+                }
+                done.wait()
+            }
+            recorder.record("classify/async-sequence", group: "classify", items: texts.count, bytes: bytes, timings: timings,
+                            note: "SentimentModel.predictions(for:) of an AsyncSequence of String, one prediction at a time")
+        }
     }
 
     /// `classify(utf8:workspace:)` with workspaces of batch capacity 1 to 4096:

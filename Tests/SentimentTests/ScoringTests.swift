@@ -81,6 +81,19 @@ struct ScoringTests {
         #expect(results == model.classify(Self.texts))
     }
 
+    @Test("A long async sequence, its one cache evicting words all along, gives what a batch gives")
+    func longAsyncSequenceAgreesWithBatch() async throws {
+        let model = try Fixtures.smallModel()
+        // Some 9,000 distinct words against a cache of 3,072 tokens.
+        let texts = (0..<3_000).map { i in "\(Self.texts[i % Self.texts.count]) word\(i) other\(i % 997) more\(i * 7)" }
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        for text in texts { continuation.yield(text) }
+        continuation.finish()
+        var results: [Prediction] = []
+        for try await prediction in model.predictions(for: stream) { results.append(prediction) }
+        #expect(results == model.classify(texts))
+    }
+
     @Test("The async sequence over a Sendable sequence is Sendable, so another task can consume it")
     func asyncSequenceIsSendable() async throws {
         let model = try Fixtures.smallModel()
