@@ -17,22 +17,9 @@ struct JSONScannerDifferentialTests {
         #"{ "text" : "spaced out" , "id" : 42 , "truthy" : true }"#,
     ]
 
-    /// Deterministic random numbers (splitmix64), so a failure can be rerun.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     static let inserts: [UInt8] = Array(#"{}[]":,\ 0123456789-+.eEtrufalsn"#.utf8) + [0x09, 0x7F, 0xC3, 0x80]
 
-    static func mutate(_ line: [UInt8], _ random: inout Random) -> [UInt8] {
+    static func mutate(_ line: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
         var bytes = line
         for _ in 0..<(1 + random.below(3)) {
             guard !bytes.isEmpty else { break }
@@ -70,7 +57,7 @@ struct JSONScannerDifferentialTests {
 
     @Test("Broken tweet lines are malformed to the scanner exactly when Foundation cannot parse them, and read alike when it can")
     func agreesWithFoundation() {
-        var random = Random(state: 2026)
+        var random = SplitMix64(state: 2026)
         var disagreements: [String] = []
         var compared = 0, refused = 0, textsCompared = 0
         for round in 0..<20_000 {

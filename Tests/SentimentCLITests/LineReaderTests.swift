@@ -5,18 +5,6 @@ import Testing
 /// a plain reference split, on many small random inputs.
 @Suite("Line reader")
 struct LineReaderTests {
-    /// A seeded generator, so failures repeat.
-    private struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// "number<TAB>bytes" per line, or "number<TAB>TOO LONG", the way the reader should see it.
     private func reference(_ inputs: [[UInt8]], maxLineLength: Int) -> [String] {
         var lines: [String] = []

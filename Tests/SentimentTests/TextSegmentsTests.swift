@@ -104,15 +104,9 @@ struct TextSegmentsTests {
 
     @Test("Random texts of words, sentence ends, blanks and scalars of every width are covered in order, within the limit, cut between scalars")
     func randomTextsKeepTheRules() {
-        // Deterministic (splitmix64), so a failure can be rerun.
-        var state: UInt64 = 560
-        func next(_ n: Int) -> Int {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Int((z ^ (z >> 31)) % UInt64(n))
-        }
+        // Seeded, so a failure can be rerun.
+        var generator = SplitMix64(seed: 560)
+        func next(_ n: Int) -> Int { Int(generator.next() % UInt64(n)) }
         let pieces = ["word", "longerword", "é", "日本語", "😍", "👍🏽", ". ", "! ", "? ", "\n", " ", "   ", "\t", ",", "x"]
         // A quarter of the texts have no white space at all, so they are cut between scalars.
         let unbroken = ["word", "é", "日本語", "😍", "👍🏽", ",", "x"]
