@@ -76,6 +76,16 @@ struct Stages {
             recorder.record("classify/strings", group: "classify", items: texts.count, bytes: bytes, timings: timings,
                             note: "SentimentModel.classify([String]), one thread")
         }
+        if recorder.wants("classify/strings-100") {
+            let strings = texts.map { String(decoding: $0, as: UTF8.self) }
+            let timings = plan.measure {
+                for start in stride(from: 0, to: strings.count, by: 100) {
+                    blackHole(model.classify(Array(strings[start..<min(start + 100, strings.count)])))
+                }
+            }
+            recorder.record("classify/strings-100", group: "classify", items: texts.count, bytes: bytes, timings: timings,
+                            note: "SentimentModel.classify([String]) in calls of 100 texts, as HTTP requests make them")
+        }
         if recorder.wants("classify/async-sequence") {
             let strings = ArrayAsyncSequence(elements: texts.map { String(decoding: $0, as: UTF8.self) })
             let model = self.model

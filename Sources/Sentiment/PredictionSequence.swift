@@ -12,17 +12,13 @@ public struct PredictionSequence<Base: AsyncSequence>: AsyncSequence where Base.
 
     /// Iterates the predictions.
     ///
-    /// One workspace serves the whole sequence, made at its first text: its
-    /// token cache (`cacheBits`, 192 KiB) keeps the stream's common words from
-    /// text to text, where `classify(_:)` of each text alone would start from
-    /// an empty cache every time (and make a workspace every time).
+    /// One workspace serves the whole sequence, made at its first text, on
+    /// the token table the model's calls share: the words of earlier texts
+    /// (and of other calls) are found from text to text.
     public struct Iterator: AsyncIteratorProtocol {
         let model: SentimentModel
         var base: Base.AsyncIterator
         private var workspace: SentimentModel.Workspace?
-
-        /// The cache of a sequence: 3,072 tokens, 192 KiB.
-        static var cacheBits: Int { 12 }
 
         init(model: SentimentModel, base: Base.AsyncIterator) {
             self.model = model
@@ -31,7 +27,7 @@ public struct PredictionSequence<Base: AsyncSequence>: AsyncSequence where Base.
 
         public mutating func next() async throws -> Prediction? {
             guard var text = try await base.next() else { return nil }
-            let workspace = self.workspace ?? SentimentModel.Workspace(batchCapacity: 1, cacheBits: Self.cacheBits)
+            let workspace = self.workspace ?? model.makeWorkspace(sharing: model.sharedCallTable, batchCapacity: 1)
             self.workspace = workspace
             return text.withUTF8 { model.classify(utf8: [UnsafeRawBufferPointer($0)], workspace: workspace)[0] }
         }

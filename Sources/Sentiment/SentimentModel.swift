@@ -5,7 +5,10 @@ import Foundation
 /// neutral, positive) with probabilities.
 ///
 /// The model is an immutable `Sendable` value: load it once and share it with
-/// any number of tasks and threads.
+/// any number of tasks and threads. Its predictions never change; what it
+/// keeps is a cache: `classify(_:)` and `predictions(for:)` share one token
+/// table per model (6 MiB, made at the first call, lock-free), so that each
+/// call finds the words that earlier calls, on any thread, have met.
 ///
 /// ```swift
 /// import Sentiment
@@ -47,6 +50,9 @@ public struct SentimentModel: Sendable {
     let decision: Decision
     let languageDetector: LanguageDetector
     let fused: FusedScorer
+    /// The token table of `classify(_:)` and `predictions(for:)` (6 MiB,
+    /// made at the first call; lock-free, shared by every thread and copy).
+    let callTable = CallTokenTable()
 
     /// A stable identifier of what the model predicts: `name@version+sha8`,
     /// where `sha8` is the first 8 hex digits of the SHA-256 of the weights'
@@ -100,14 +106,10 @@ public struct SentimentModel: Sendable {
     /// Runs on the calling thread; for many texts across cores, split the batch
     /// and give each task its own `Workspace` (see `classify(utf8:workspace:)`).
     public func classify(_ texts: [String]) -> [Prediction] {
-        // A workspace sized for the call: a one-text call should not pay for
-        // clearing a token cache made for millions, and a call of many texts
-        // should not thrash a small one. About 1.5 KB of cache a text, up to
-        // the command line's 6 MiB (2^17) from 4,096 texts on: with 768 KiB
-        // at most, as before, a call of 200,000 tweets ran 692k–708k tweets/s,
-        // with 6 MiB 851k–867k (`Bench --filter classify/strings`).
-        let cacheBits = min(17, max(6, Int.bitWidth - (texts.count * 32).leadingZeroBitCount))
-        let workspace = Workspace(batchCapacity: min(256, max(1, texts.count)), cacheBits: cacheBits)
+        // Every call shares the model's token table: calls of a hundred
+        // tweets, each with a cache of its own, ran 524k tweets/s; sharing
+        // one, 938k (Docs/performance.md).
+        let workspace = makeWorkspace(sharing: sharedCallTable, batchCapacity: min(256, max(1, texts.count)))
         workspace.cache.serve(fused.identity)
         var results = [Prediction]()
         results.reserveCapacity(texts.count)
@@ -122,6 +124,11 @@ public struct SentimentModel: Sendable {
             start = end
         }
         return results
+    }
+
+    /// The table `classify(_:)` and `predictions(for:)` share, made at the first call.
+    var sharedCallTable: TokenTable {
+        callTable.get { makeTokenTable() }
     }
 
     /// Scratch space for one thread of `classify(utf8:workspace:)`, with a

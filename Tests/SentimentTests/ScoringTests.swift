@@ -81,10 +81,38 @@ struct ScoringTests {
         #expect(results == model.classify(Self.texts))
     }
 
-    @Test("A long async sequence, its one cache evicting words all along, gives what a batch gives")
+    @Test("Calls on eight tasks at once share the model's token table and give what one batch gives")
+    func concurrentCallsShareTheTable() async throws {
+        let model = try Fixtures.smallModel()
+        #expect(!model.callTable.isMade)
+        let texts = (0..<2_000).map { i in "\(Self.texts[i % Self.texts.count]) word\(i % 613) other\(i % 97)" }
+        let expected = texts.map { model.classify($0) }  // one text a call
+        #expect(model.callTable.isMade)
+        let copy = model  // copies share the table
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    // Each task walks the texts from another place, in calls of 37.
+                    let order = (0..<texts.count).map { ($0 + task * 251) % texts.count }
+                    var mismatches = 0
+                    for start in stride(from: 0, to: order.count, by: 37) {
+                        let chunk = Array(order[start..<min(start + 37, order.count)])
+                        let got = copy.classify(chunk.map { texts[$0] })
+                        mismatches += zip(chunk, got).filter { expected[$0.0] != $0.1 }.count
+                    }
+                    return mismatches
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+        #expect(model.classify(texts) == expected)
+    }
+
+    @Test("A long async sequence of many distinct words gives what a batch gives")
     func longAsyncSequenceAgreesWithBatch() async throws {
         let model = try Fixtures.smallModel()
-        // Some 9,000 distinct words against a cache of 3,072 tokens.
+        // Some 9,000 distinct words, on the table the model's calls share.
         let texts = (0..<3_000).map { i in "\(Self.texts[i % Self.texts.count]) word\(i) other\(i % 997) more\(i * 7)" }
         let (stream, continuation) = AsyncStream<String>.makeStream()
         for text in texts { continuation.yield(text) }
