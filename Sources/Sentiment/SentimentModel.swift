@@ -108,7 +108,7 @@ public struct SentimentModel: Sendable {
     public func classify(_ texts: [String]) -> [Prediction] {
         // Every call shares the model's token table: calls of a hundred
         // tweets, each with a cache of its own, ran 524k tweets/s; sharing
-        // one, 938k (Docs/performance.md).
+        // one, 887k–900k (Docs/performance.md).
         let workspace = makeWorkspace(sharing: sharedCallTable, batchCapacity: min(256, max(1, texts.count)))
         workspace.cache.serve(fused.identity)
         var results = [Prediction]()

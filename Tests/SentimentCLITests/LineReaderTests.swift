@@ -1,4 +1,5 @@
 import Foundation
+@testable import Sentiment
 import Testing
 
 /// Cutting inputs into lines across block and batch boundaries, compared with
@@ -36,7 +37,7 @@ struct LineReaderTests {
 
     @Test("Random inputs split the same whatever the block size and batch length")
     func randomInputs() throws {
-        var random = SplitMix64(state: 7)
+        var random = SplitMix64(seed: 7)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("line-reader-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
