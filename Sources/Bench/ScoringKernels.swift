@@ -10,7 +10,8 @@ import Sentiment
 ///   the library calls, looked up at run time) against a direct Float loop, for
 ///   batch sizes 1 to 4096;
 /// - the sparse gather (`BLASScorer.gather`): a few hundred random rows of three
-///   floats out of the 2^bucketBits × 3 table, Float accumulators;
+///   16-bit weights out of the 2^bucketBits × 3 table, Float accumulators, the
+///   scale applied once per tweet;
 /// - the plain-Swift reference (`ReferenceScorer.logits`): Double, arrays,
 ///   standardization per tweet.
 ///
@@ -119,7 +120,8 @@ struct ScoringKernels {
         guard recorder.wants("scoring/sparse-gather"), !featureCounts.isEmpty else { return }
         let buckets = 1 << bucketBits
         var random = SplitMix64(state: 7)
-        let table = (0..<(3 * buckets)).map { _ in Float(Int(random.next() % 2001) - 1000) / 1000 }
+        let table = (0..<(3 * buckets)).map { _ in Int16(truncatingIfNeeded: Int(random.next() % 65_535) - 32_767) }
+        let scale: Float = 6.5 / 32_767
         let poolSize = 1 << 22
         let indices = (0..<poolSize).map { _ in Int32(truncatingIfNeeded: random.next() & UInt64(buckets - 1)) }
         let values = (0..<poolSize).map { _ in Float(random.next() % 100) / 100 }
@@ -137,12 +139,12 @@ struct ScoringKernels {
                             for i in cursor..<(cursor + k) {
                                 let base = 3 * Int(indices[i])
                                 let v = values[i]
-                                z0 += v * w[base]
-                                z1 += v * w[base + 1]
-                                z2 += v * w[base + 2]
+                                z0 += v * Float(w[base])
+                                z1 += v * Float(w[base + 1])
+                                z2 += v * Float(w[base + 2])
                             }
                             cursor += k
-                            checksum += z0 - z1 + z2
+                            checksum += scale * (z0 - z1 + z2)
                         }
                     }
                 }
@@ -151,7 +153,7 @@ struct ScoringKernels {
         blackHole(checksum)
         let mean = Double(featureCounts.reduce(0, +)) / Double(featureCounts.count)
         recorder.record("scoring/sparse-gather", group: "scoring", items: tweets, timings: timings,
-                        note: "BLASScorer.gather replica: \(String(format: "%.0f", mean)) random rows/tweet of a \((3 * buckets * 4) >> 20) MiB table")
+                        note: "BLASScorer.gather replica: \(String(format: "%.0f", mean)) random rows/tweet of a \((3 * buckets * 2) >> 20) MiB table of Int16")
     }
 
     // MARK: Reference
@@ -160,7 +162,8 @@ struct ScoringKernels {
         guard recorder.wants("scoring/reference"), !featureCounts.isEmpty else { return }
         let buckets = 1 << bucketBits, d = Self.d
         var random = SplitMix64(state: 9)
-        let sparse = (0..<(3 * buckets)).map { _ in Float(Int(random.next() % 2001) - 1000) / 1000 }
+        let sparse = (0..<(3 * buckets)).map { _ in Int16(truncatingIfNeeded: Int(random.next() % 2001) - 1000) }
+        let scale: Float = 1e-3
         let weights = (dense: (0..<(3 * d)).map { _ in Float(random.next() % 100) / 100 },
                        mean: [Float](repeating: 0.5, count: d), scale: [Float](repeating: 2, count: d), bias: [Float](repeating: 0.1, count: 3))
         let rows: [(indices: [Int32], values: [Float], dense: [Float])] = featureCounts.prefix(5000).map { k in
@@ -176,7 +179,7 @@ struct ScoringKernels {
                 // ReferenceScorer.logits, verbatim in shape: Double, arrays, standardization per tweet.
                 var z = weights.bias.map(Double.init)
                 for (index, value) in zip(row.indices, row.values) {
-                    for c in 0..<3 { z[c] += Double(value) * Double(sparse[3 * Int(index) + c]) }
+                    for c in 0..<3 { z[c] += Double(value) * Double(Float(sparse[3 * Int(index) + c]) * scale) }
                 }
                 for j in 0..<d {
                     let standardized = (Double(row.dense[j]) - Double(weights.mean[j])) * Double(weights.scale[j])

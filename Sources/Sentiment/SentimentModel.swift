@@ -89,6 +89,9 @@ public struct SentimentModel: Sendable {
         + (manifest.denseRange.map { range in
             ["denseRange " + (range.min + range.max).map { "\($0.bitPattern)" }.joined(separator: " ")]
         } ?? [])
+        // A format 1 model's Float weights are quantized as they load: it no
+        // longer predicts what the builds that wrote it did.
+        + (manifest.formatVersion == 1 ? ["sparse weights quantized to 16 bits"] : [])
         return SHA256.hash(data: Data(parts.joined(separator: "\n").utf8)).map { String(format: "%02x", $0) }.joined()
     }
 

@@ -16,6 +16,9 @@ struct ModelFileTests {
         #expect(saved.classify(texts) == model.classify(texts))
         #expect(saved.manifest.weights.sha256.count == 64)
         #expect(saved.id.hasPrefix("default@1.0.0+"))
+        // Saving again over it leaves the two files and nothing beside them.
+        _ = try model.save(to: directory)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["manifest.json", "weights.bin"])
     }
 
     @Test("The model id changes with the decision rule and the weights, not with the training date")
@@ -37,7 +40,7 @@ struct ModelFileTests {
         var manifest = model.manifest
         manifest.features.contrastWords.toggle()
         #expect(SentimentModel(manifest: manifest, weights: model.weights, directory: nil).id != model.id)
-        #expect(try SentimentModel.loadDefault().id == "default@1.0.0+9cf91d10")
+        #expect(try SentimentModel.loadDefault().id == "default@1.0.0+713aa855")
     }
 
     // MARK: Failures name the file
@@ -156,15 +159,22 @@ struct ModelFileTests {
         #expect(try SentimentModel.load(from: directory).id == model.id)
     }
 
-    @Test("A NaN weight saved with a matching checksum is refused on loading")
+    @Test("A NaN weight or sparse scale saved with a matching checksum is refused on loading")
     func savedNaNIsRefused() throws {
         let model = try Fixtures.smallModel()
         var weights = model.weights
-        weights.sparse[7] = .nan
+        weights.dense[7] = .nan
         let directory = try Fixtures.temporaryDirectory()
         defer { Fixtures.remove(directory) }
         _ = try ModelDirectory.save(manifest: model.manifest, weights: weights, to: directory)
-        #expect(throws: ModelError.nonFiniteWeight(path: directory.appendingPathComponent("weights.bin").path, index: 7)) {
+        let path = directory.appendingPathComponent("weights.bin").path
+        #expect(throws: ModelError.nonFiniteWeight(path: path, index: weights.sparse.count + 7)) {
+            try SentimentModel.load(from: directory)
+        }
+        weights = model.weights
+        weights.sparse = SparseWeights(values: weights.sparse.values, scale: .nan)
+        _ = try ModelDirectory.save(manifest: model.manifest, weights: weights, to: directory)
+        #expect(throws: ModelError.nonFiniteWeight(path: path, index: 0)) {
             try SentimentModel.load(from: directory)
         }
     }
@@ -236,9 +246,9 @@ struct ModelFileTests {
         _ = try Fixtures.smallModel().save(to: directory)
         let url = directory.appendingPathComponent("manifest.json")
         let text = try String(contentsOf: url, encoding: .utf8)
-            .replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 99")
+            .replacingOccurrences(of: "\"formatVersion\" : 2", with: "\"formatVersion\" : 99")
         try text.write(to: url, atomically: true, encoding: .utf8)
-        #expect(throws: ModelError.unsupportedVersion(path: url.path, found: 99, supported: 1)) {
+        #expect(throws: ModelError.unsupportedVersion(path: url.path, found: 99, supported: 2)) {
             try SentimentModel.load(from: directory)
         }
     }
@@ -255,8 +265,9 @@ struct ModelFileTests {
     @Test("A NaN weight is an error, never a score")
     func nanWeightIsAnError() throws {
         var model = ModelWeights.zeros(bucketBits: 8, lexicon: .empty(bits: 8))
-        model.sparse[5] = .nan
-        #expect(throws: ModelError.nonFiniteWeight(path: "w.bin", index: 5)) {
+        model.bias[1] = .nan
+        let index = model.sparse.count + model.dense.count + model.denseMean.count + model.denseScale.count + 1
+        #expect(throws: ModelError.nonFiniteWeight(path: "w.bin", index: index)) {
             try WeightsFile.decode(Data(WeightsFile.encode(model)), path: "w.bin", expectedBucketBits: 8, expectedLexiconBits: 8)
         }
     }

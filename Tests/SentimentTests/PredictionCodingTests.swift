@@ -4,9 +4,10 @@ import Sentiment
 
 @Suite("Predictions in JSON")
 struct PredictionCodingTests {
-    /// A classify record's probabilities, as written.
+    /// A classify record's probabilities and score, as written.
     private struct Fields: Decodable {
         var probabilities: [String: Double]
+        var score: Double
     }
 
     @Test("A prediction encodes as a classify record's fields and decodes back to itself")
@@ -17,10 +18,12 @@ struct PredictionCodingTests {
         #expect(Set(object.keys) == ["label", "probabilities", "score", "lang"])
         #expect(object["label"] as? String == "positive")
         #expect(object["lang"] as? String == "en")
-        #expect(object["score"] as? Double == prediction.score)
-        // Read with JSONDecoder: JSONSerialization can parse a number one unit in the last place off
-        // (0.9919156432151794 written, 0.9919156432151791 read), JSONDecoder reads it exactly.
-        let probabilities = try JSONDecoder().decode(Fields.self, from: data).probabilities
+        // The numbers are read with JSONDecoder: JSONSerialization can parse a number one unit in the
+        // last place off (0.9919156432151794 written, 0.9919156432151791 read; a score of
+        // 0.9893423819448799 read as …802), JSONDecoder reads them exactly.
+        let fields = try JSONDecoder().decode(Fields.self, from: data)
+        #expect(fields.score == prediction.score)
+        let probabilities = fields.probabilities
         #expect(probabilities == ["negative": prediction.probabilities.negative, "neutral": prediction.probabilities.neutral,
                                   "positive": prediction.probabilities.positive])
         #expect(try JSONDecoder().decode(Prediction.self, from: data) == prediction)

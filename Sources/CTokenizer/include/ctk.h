@@ -211,7 +211,7 @@ const char *ctk_kind_name(int kind);
 /**
  * Asks the CPU to start loading the cache line holding `address`, for reading.
  * The scorer issues one per weight row of a tweet before it sums them, so the
- * loads from the model's 12 MiB table overlap instead of waiting one by one.
+ * loads from the model's 6 MiB table overlap instead of waiting one by one.
  */
 static inline void ctk_prefetch(const void *address) {
     __builtin_prefetch(address, 0, 3);

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// Transparent huge pages for the big tables: the sparse weights (12 MiB),
+/// Transparent huge pages for the big tables: the sparse weights (6 MiB),
 /// the lexicon and each workspace's token cache.
 ///
 /// Filling 12 MiB of fresh memory in 4 KiB pages takes some 3,000 page

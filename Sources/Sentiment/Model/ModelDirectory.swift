@@ -20,7 +20,7 @@ enum ModelDirectory {
         guard manifest.format == ModelManifest.formatName else {
             throw .malformedManifest(path: manifestURL.path, reason: "format is \"\(manifest.format)\", expected \"\(ModelManifest.formatName)\"")
         }
-        guard manifest.formatVersion == ModelManifest.currentFormatVersion else {
+        guard ModelManifest.readableFormatVersions.contains(manifest.formatVersion) else {
             throw .unsupportedVersion(path: manifestURL.path, found: manifest.formatVersion, supported: ModelManifest.currentFormatVersion)
         }
         guard manifest.labels == SentimentLabel.allCases.map(\.rawValue) else {
@@ -44,7 +44,7 @@ enum ModelDirectory {
 
         let weightsURL = directory.appendingPathComponent(manifest.weights.file)
         let (weights, length, digest) = try WeightsFile.read(
-            weightsURL, expectedBucketBits: manifest.features.bucketBits, expectedLexiconBits: manifest.lexiconBits)
+            weightsURL, expectedVersion: manifest.formatVersion, expectedBucketBits: manifest.features.bucketBits, expectedLexiconBits: manifest.lexiconBits)
         guard length == manifest.weights.bytes else {
             throw .sizeMismatch(path: weightsURL.path, what: "file length", expected: manifest.weights.bytes, found: length)
         }
@@ -79,6 +79,7 @@ enum ModelDirectory {
     static func save(manifest: ModelManifest, weights: ModelWeights, to directory: URL) throws(ModelError) -> ModelManifest {
         let bytes = Data(WeightsFile.encode(weights))
         var manifest = manifest
+        manifest.formatVersion = ModelManifest.currentFormatVersion
         manifest.weights = .init(file: weightsName, bytes: bytes.count, sha256: sha256(bytes))
         manifest.lexiconBits = weights.lexicon.bits
         let weightsURL = directory.appendingPathComponent(weightsName)

@@ -7,7 +7,8 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadable(path: String, reason: String)
     /// The manifest is not valid JSON of the expected shape.
     case malformedManifest(path: String, reason: String)
-    /// The manifest or weights declare a format version this build does not read.
+    /// The manifest or weights declare a format version this build does not
+    /// read; `supported` is the newest it reads (it reads 1 to that).
     case unsupportedVersion(path: String, found: Int, supported: Int)
     /// The weights file does not start with the magic number.
     case badMagic(path: String)
@@ -35,7 +36,7 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
         case .malformedManifest(let path, let reason): "\(path): malformed manifest: \(reason)"
         case .unsupportedVersion(let path, let found, let supported):
-            "\(path): format version \(found) is not supported (this build reads version \(supported))"
+            "\(path): format version \(found) is not supported (this build reads versions 1 to \(supported))"
         case .badMagic(let path): "\(path): not a swift-sentiment weights file (bad magic number)"
         case .sizeMismatch(let path, let what, let expected, let found):
             "\(path): \(what) is \(found), expected \(expected)"

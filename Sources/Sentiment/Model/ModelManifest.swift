@@ -3,11 +3,11 @@
 /// was trained on and how it scored.
 ///
 /// ```json
-/// { "format": "swift-sentiment-model", "formatVersion": 1, "name": "default", "version": "1.0.0",
+/// { "format": "swift-sentiment-model", "formatVersion": 2, "name": "default", "version": "1.0.0",
 ///   "labels": ["negative", "neutral", "positive"],
 ///   "features": { "bucketBits": 20, "hashSeed": 6795…, "wordNgrams": 2, … },
 ///   "dense": ["allCapsWords", …], "lexiconBits": 18,
-///   "weights": { "file": "weights.bin", "bytes": 14680196, "sha256": "…" },
+///   "weights": { "file": "weights.bin", "bytes": 8389132, "sha256": "…" },
 ///   "decision": { "temperature": 1.0, "classOffsets": [0.9, 0.1, 0.4] },
 ///   "training": { … }, "metrics": { "dev": { … } } }
 /// ```
@@ -41,8 +41,14 @@ public struct ModelManifest: Sendable, Hashable, Codable {
     /// How the model scored, by data set name ("dev", "cv").
     public var metrics: [String: MetricsRecord]
 
-    /// The format version this build reads and writes.
-    public static let currentFormatVersion = 1
+    /// The format version this build writes (2: 16-bit sparse weights; see
+    /// `readableFormatVersions`).
+    public static let currentFormatVersion = 2
+    /// The format versions this build reads. A format 1 model's Float sparse
+    /// weights are quantized to 16 bits as they load, as training quantizes
+    /// them, so its predictions can differ from those of the builds that
+    /// wrote format 1 in the fourth decimal, and its id differs from theirs.
+    public static let readableFormatVersions = 1...2
     /// The value of `format`.
     public static let formatName = "swift-sentiment-model"
 

@@ -4,31 +4,41 @@ import Foundation
 import Glibc
 #endif
 
-/// The binary weights file (`weights.bin`), little-endian throughout:
+/// The binary weights file (`weights.bin`), little-endian throughout.
+/// Format 2, which this build writes:
 ///
 /// | offset | size | content |
 /// | --- | --- | --- |
 /// | 0 | 4 | magic `SSLR` (0x53 0x53 0x4C 0x52) |
-/// | 4 | 4 | UInt32 format version (1) |
+/// | 4 | 4 | UInt32 format version (2) |
 /// | 8 | 4 | UInt32 classes (3) |
 /// | 12 | 4 | UInt32 bucketBits *b* |
 /// | 16 | 4 | UInt32 dense features *d* |
 /// | 20 | 4 | UInt32 lexicon bits *l* |
-/// | 24 | 8 | reserved, zero |
-/// | 32 | 4·3·2^b | Float32 sparse weights, bucket-major |
+/// | 24 | 4 | Float32 sparse scale *s* |
+/// | 28 | 4 | reserved, zero |
+/// | 32 | 2·3·2^b | Int16 sparse weights, bucket-major (weight = value·*s*) |
 /// | … | 4·3·d | Float32 dense weights, feature-major |
 /// | … | 4·d | Float32 dense means |
 /// | … | 4·d | Float32 dense scales (1/σ) |
 /// | … | 4·3 | Float32 biases |
 /// | … | 4·2·2^l | Float32 lexicon (positive, negative) pairs |
+///
+/// Format 1 is read too: bytes 24–31 reserved and zero, and the sparse
+/// weights as Float32 (4·3·2^b bytes), which loading quantizes as training
+/// does (`SparseWeights.init(quantizing:)`).
 enum WeightsFile {
     static let magic: [UInt8] = [0x53, 0x53, 0x4C, 0x52]
-    static let version: UInt32 = 1
+    /// The version this build writes.
+    static let version: UInt32 = 2
+    /// The versions this build reads.
+    static let readableVersions: ClosedRange<Int> = 1...2
     static let headerSize = 32
 
-    /// The file's exact length for a shape.
-    static func expectedLength(bucketBits: Int, dense: Int, lexiconBits: Int) -> Int {
-        headerSize + 4 * (3 * (1 << bucketBits) + 3 * dense + 2 * dense + 3 + 2 * (1 << lexiconBits))
+    /// The file's exact length for a shape, in format `version`.
+    static func expectedLength(bucketBits: Int, dense: Int, lexiconBits: Int, version: Int = Int(version)) -> Int {
+        let sparseBytes = (version == 1 ? 4 : 2) * 3 * (1 << bucketBits)
+        return headerSize + sparseBytes + 4 * (3 * dense + 2 * dense + 3 + 2 * (1 << lexiconBits))
     }
 
     /// Serializes weights.
@@ -37,16 +47,19 @@ enum WeightsFile {
         var bytes = [UInt8]()
         bytes.reserveCapacity(expectedLength(bucketBits: weights.bucketBits, dense: d, lexiconBits: weights.lexicon.bits))
         bytes += magic
-        for value in [version, 3, UInt32(weights.bucketBits), UInt32(d), UInt32(weights.lexicon.bits), 0, 0] {
+        let header = [version, 3, UInt32(weights.bucketBits), UInt32(d), UInt32(weights.lexicon.bits), weights.sparse.scale.bitPattern, 0]
+        for value in header {
             withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
         }
-        for array in weights.sections {
+        for value in weights.sparse.values { withUnsafeBytes(of: value.littleEndian) { bytes += $0 } }
+        for array in weights.floatSections {
             for value in array { withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes += $0 } }
         }
         return bytes
     }
 
-    /// Reads and checks weights held in memory; `path` names them in errors.
+    /// Reads and checks weights held in memory, of any version this build
+    /// reads; `path` names them in errors.
     static func decode(_ data: Data, path: String, expectedBucketBits: Int, expectedLexiconBits: Int) throws(ModelError) -> ModelWeights {
         var cursor = 0
         var reading = Reading(length: data.count) { destination in
@@ -55,7 +68,8 @@ enum WeightsFile {
             cursor += n
             return n
         }
-        return try reading.weights(path: path, expectedBucketBits: expectedBucketBits, expectedLexiconBits: expectedLexiconBits).get()
+        return try reading.weights(path: path, expectedVersion: nil, expectedBucketBits: expectedBucketBits,
+                                   expectedLexiconBits: expectedLexiconBits).get()
     }
 
     /// Reads and checks the weights file at `url`, straight from the file into
@@ -65,7 +79,7 @@ enum WeightsFile {
     /// Returns the weights (or why they are not valid) and the SHA-256 of every
     /// byte of the file: callers check the checksum first, so a damaged file
     /// reads as damaged rather than as whatever its damage looks like.
-    static func read(_ url: URL, expectedBucketBits: Int, expectedLexiconBits: Int)
+    static func read(_ url: URL, expectedVersion: Int, expectedBucketBits: Int, expectedLexiconBits: Int)
         throws(ModelError) -> (weights: Result<ModelWeights, ModelError>, length: Int, sha256: String) {
         let path = url.path
         // Non-blocking so that opening a FIFO returns at once (it is refused below).
@@ -92,7 +106,8 @@ enum WeightsFile {
             }
             return done
         }
-        let weights = reading.weights(path: path, expectedBucketBits: expectedBucketBits, expectedLexiconBits: expectedLexiconBits)
+        let weights = reading.weights(path: path, expectedVersion: expectedVersion, expectedBucketBits: expectedBucketBits,
+                                      expectedLexiconBits: expectedLexiconBits)
         reading.drain()
         if failure != 0 { throw .unreadable(path: path, reason: String(cString: strerror(failure))) }
         return (weights, reading.length, reading.digest())
@@ -132,15 +147,18 @@ enum WeightsFile {
         }
 
         /// Reads the header and every section, checking each.
-        mutating func weights(path: String, expectedBucketBits: Int, expectedLexiconBits: Int) -> Result<ModelWeights, ModelError> {
+        mutating func weights(path: String, expectedVersion: Int?, expectedBucketBits: Int,
+                              expectedLexiconBits: Int) -> Result<ModelWeights, ModelError> {
             do throws(ModelError) {
-                return .success(try decode(path: path, expectedBucketBits: expectedBucketBits, expectedLexiconBits: expectedLexiconBits))
+                return .success(try decode(path: path, expectedVersion: expectedVersion, expectedBucketBits: expectedBucketBits,
+                                           expectedLexiconBits: expectedLexiconBits))
             } catch {
                 return .failure(error)
             }
         }
 
-        private mutating func decode(path: String, expectedBucketBits: Int, expectedLexiconBits: Int) throws(ModelError) -> ModelWeights {
+        private mutating func decode(path: String, expectedVersion: Int?, expectedBucketBits: Int,
+                                      expectedLexiconBits: Int) throws(ModelError) -> ModelWeights {
             var header = [UInt8](repeating: 0, count: headerSize)
             guard length >= headerSize, header.withUnsafeMutableBytes({ fill($0) }) else {
                 throw .sizeMismatch(path: path, what: "file length", expected: headerSize, found: length)
@@ -149,8 +167,12 @@ enum WeightsFile {
             func field(_ index: Int) -> Int {
                 Int(header.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: 4 + 4 * index, as: UInt32.self) }.littleEndian)
             }
-            guard field(0) == Int(version) else {
-                throw .unsupportedVersion(path: path, found: field(0), supported: Int(version))
+            let fileVersion = field(0)
+            guard readableVersions.contains(fileVersion) else {
+                throw .unsupportedVersion(path: path, found: fileVersion, supported: Int(version))
+            }
+            if let expectedVersion, fileVersion != expectedVersion {
+                throw .sizeMismatch(path: path, what: "format version", expected: expectedVersion, found: fileVersion)
             }
             guard field(1) == 3 else { throw .sizeMismatch(path: path, what: "class count", expected: 3, found: field(1)) }
             guard field(2) == expectedBucketBits else {
@@ -164,7 +186,7 @@ enum WeightsFile {
             }
             let d = DenseFeature.count
             let bucketBits = field(2), lexiconBits = field(4)
-            let expected = expectedLength(bucketBits: bucketBits, dense: d, lexiconBits: lexiconBits)
+            let expected = expectedLength(bucketBits: bucketBits, dense: d, lexiconBits: lexiconBits, version: fileVersion)
             guard length == expected else {
                 throw .sizeMismatch(path: path, what: "file length", expected: expected, found: length)
             }
@@ -187,7 +209,28 @@ enum WeightsFile {
                 offset += n
                 return values
             }
-            let sparse = try take(3 << bucketBits)
+            func takeInt16(_ n: Int) throws(ModelError) -> [Int16] {
+                var complete = false
+                let values = [Int16](unsafeUninitializedCapacity: n) { buffer, initialized in
+                    HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
+                    complete = fill(UnsafeMutableRawBufferPointer(buffer))
+                    for i in 0..<n { buffer[i] = Int16(littleEndian: buffer[i]) }
+                    initialized = n
+                }
+                guard complete else { throw .sizeMismatch(path: path, what: "file length", expected: expected, found: consumed) }
+                offset += n
+                return values
+            }
+            let sparse: SparseWeights
+            if fileVersion == 1 {
+                let floats = try take(3 << bucketBits)
+                // Quantized only when every weight is finite (the error below says which is not).
+                sparse = bad == nil ? SparseWeights(quantizing: floats) : .zeros(count: floats.count)
+            } else {
+                let scale = Float(bitPattern: UInt32(field(5)))
+                if !scale.isFinite { bad = 0 }
+                sparse = SparseWeights(values: try takeInt16(3 << bucketBits), scale: scale)
+            }
             let dense = try take(3 * d)
             let denseMean = try take(d)
             let denseScale = try take(d)

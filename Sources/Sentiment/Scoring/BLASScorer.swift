@@ -6,7 +6,7 @@ import Glibc
 /// The batch scorer of the hot path.
 ///
 /// Where BLAS sits, and why: a tweet's scores are `z = W_sᵀ·x_s + W_dᵀ·x_d + b`.
-/// The sparse part `W_sᵀ·x_s` is a gather of a few hundred rows of three floats
+/// The sparse part `W_sᵀ·x_s` is a gather of a few hundred rows of three weights
 /// out of a table of millions; no BLAS routine fits a gather, so a direct loop
 /// adds them while the tweet's features are hot in cache. The dense part is a
 /// real matrix product for a whole batch: `Z (B×3) += X_d (B×d) · W_d (d×3)`,
@@ -17,23 +17,25 @@ enum BLASScorer {
     /// hold the biases.
     @inline(__always)
     static func gather(_ row: SparseRow, weights: ScoringWeights, into logits: UnsafeMutablePointer<Float>) {
-        var z0 = logits[0], z1 = logits[1], z2 = logits[2]
-        weights.sparse.withUnsafeBufferPointer { w in
+        // In steps of the weights' scale, which multiplies the sums once.
+        var z0: Float = 0, z1: Float = 0, z2: Float = 0
+        weights.sparse.values.withUnsafeBufferPointer { w in
             row.indices.withUnsafeBufferPointer { indices in
                 row.values.withUnsafeBufferPointer { values in
                     for k in 0..<indices.count {
                         let base = 3 * Int(indices[k])
                         let v = values[k]
-                        z0 += v * w[base]
-                        z1 += v * w[base + 1]
-                        z2 += v * w[base + 2]
+                        z0 += v * Float(w[base])
+                        z1 += v * Float(w[base + 1])
+                        z2 += v * Float(w[base + 2])
                     }
                 }
             }
         }
-        logits[0] = z0
-        logits[1] = z1
-        logits[2] = z2
+        let scale = weights.sparse.scale
+        logits[0] += scale * z0
+        logits[1] += scale * z1
+        logits[2] += scale * z2
     }
 
     /// `logits (rows×3) += dense (rows×d) · W_d (d×3)` through `cblas_sgemm`.

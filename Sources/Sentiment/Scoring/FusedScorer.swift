@@ -14,6 +14,11 @@ import CTokenizer
 /// before scaling them, so scores can differ from that reference in the last
 /// bits of a float (the tests hold the two within 1e-4). `extract` stays the
 /// path of training and `explain`, which need the features one by one.
+///
+/// The sparse weights are 16-bit integers with one scale (`SparseWeights`):
+/// every sum here, the token table's included, is of the integers as they
+/// are, exact in a Float, and the scale is applied once per group with its
+/// 1/√n, so the order of the sums changes nothing.
 struct FusedScorer: Sendable {
     let extractor: FeatureExtractor
     let scoring: ScoringWeights
@@ -30,7 +35,7 @@ struct FusedScorer: Sendable {
     @inline(__always)
     func score(_ buffer: TokenBuffer, cache: TokenCache,
                logits: UnsafeMutablePointer<Float>, dense: UnsafeMutablePointer<Float>) -> Language {
-        scoring.sparse.withUnsafeBufferPointer { weights in
+        scoring.sparse.values.withUnsafeBufferPointer { weights in
             // One slot per stopword language, and one more that counts the
             // other tokens (so the loop counts every token without a branch).
             withUnsafeTemporaryAllocation(of: Int.self, capacity: languageDetector.languageCount + 1) { hits in
@@ -41,7 +46,7 @@ struct FusedScorer: Sendable {
     }
 
     @inline(__always)
-    private func score(_ buffer: TokenBuffer, cache: TokenCache, weights: UnsafePointer<Float>,
+    private func score(_ buffer: TokenBuffer, cache: TokenCache, weights: UnsafePointer<Int16>,
                        hits: UnsafeMutableBufferPointer<Int>, logits: UnsafeMutablePointer<Float>, dense: UnsafeMutablePointer<Float>) -> Language {
         let settings = extractor.settings
         let count = buffer.count
@@ -91,12 +96,12 @@ struct FusedScorer: Sendable {
             wordFeatures += Int(e.wordCount)
             if bigrams, i >= 1 {
                 let b = bigramRows[i]
-                w0 += weights[b]; w1 += weights[b + 1]; w2 += weights[b + 2]
+                w0 += Float(weights[b]); w1 += Float(weights[b + 1]); w2 += Float(weights[b + 2])
                 wordFeatures += 1
                 if settings.wordNgrams >= 3, i >= 2 {
                     let bigram = FeatureHash.combine(tokens[i - 1].hash, token.hash)
                     let t = 3 * Int(extractor.bucket(FeatureHash.feature(.trigram, FeatureHash.combine(tokens[i - 2].hash, bigram))))
-                    w0 += weights[t]; w1 += weights[t + 1]; w2 += weights[t + 2]
+                    w0 += Float(weights[t]); w1 += Float(weights[t + 1]); w2 += Float(weights[t + 2])
                     wordFeatures += 1
                 }
             }
@@ -113,14 +118,15 @@ struct FusedScorer: Sendable {
                        positive: e.lexiconPositive, negative: e.lexiconNegative)
         }
 
-        // Sparse scores: each group's sum scaled by its value.
+        // Sparse scores: each group's sum scaled by its value and the weights' scale.
         var z0 = scoring.bias[0], z1 = scoring.bias[1], z2 = scoring.bias[2]
+        let scale = scoring.sparse.scale
         if wordFeatures > 0 {
-            let v = 1 / Float(wordFeatures).squareRoot()
+            let v = scale / Float(wordFeatures).squareRoot()
             z0 += v * w0; z1 += v * w1; z2 += v * w2
         }
         if charFeatures > 0 {
-            let v = Float(settings.charGroupWeight) / Float(charFeatures).squareRoot()
+            let v = scale * Float(settings.charGroupWeight) / Float(charFeatures).squareRoot()
             z0 += v * c0; z1 += v * c1; z2 += v * c2
         }
         logits[0] = z0
@@ -134,13 +140,13 @@ struct FusedScorer: Sendable {
         return languageDetector.decide(hits: UnsafeBufferPointer(rebasing: hits[..<otherSlot]), accented: accented)
     }
 
-    /// Starts fetching a weight row (three floats, 12 bytes). One row in
-    /// eight straddles two cache lines (rows start every 12 bytes, lines every
-    /// 64): fetching only the first left the third float, or the last two, to
-    /// wait for memory when the row was summed, so both ends are fetched (the
+    /// Starts fetching a weight row (three 16-bit weights, 6 bytes). One row
+    /// in sixteen straddles two cache lines (rows start every 6 bytes, lines
+    /// every 64): fetching only the first byte would leave the rest of such a
+    /// row to wait for memory when it is summed, so both ends are fetched (the
     /// second fetch of a line already on its way costs next to nothing).
     @inline(__always)
-    static func prefetchRow(_ row: UnsafePointer<Float>) {
+    static func prefetchRow(_ row: UnsafePointer<Int16>) {
         ctk_prefetch(row)
         ctk_prefetch(row + 2)
     }
@@ -154,7 +160,7 @@ struct FusedScorer: Sendable {
     /// sums are taken in the same order as ever.
     @inline(never)
     private func entry(key: UInt64, token: ctk_token, contrast: Bool,
-                       text: UnsafeRawBufferPointer, weights: UnsafePointer<Float>) -> TokenTable.Entry {
+                       text: UnsafeRawBufferPointer, weights: UnsafePointer<Int16>) -> TokenTable.Entry {
         var e = TokenTable.Entry()
         e.key = key
         let negated = token.flags & UInt16(CTK_FLAG_NEGATED) != 0
@@ -191,7 +197,7 @@ struct FusedScorer: Sendable {
                     var c0: Float = 0, c1: Float = 0, c2: Float = 0
                     for k in 0..<n {
                         let b = rows[k]
-                        c0 += weights[b]; c1 += weights[b + 1]; c2 += weights[b + 2]
+                        c0 += Float(weights[b]); c1 += Float(weights[b + 1]); c2 += Float(weights[b + 2])
                     }
                     e.char = (c0, c1, c2)
                     e.charCount = UInt32(n)
@@ -201,14 +207,15 @@ struct FusedScorer: Sendable {
             if e.language < 0, LanguageDetector.hasAccentedLatinLetter(text) { e.traits.insert(.accented) }
         }
 
-        e.word = (weights[unigram], weights[unigram + 1], weights[unigram + 2])
+        e.word = (Float(weights[unigram]), Float(weights[unigram + 1]), Float(weights[unigram + 2]))
         e.wordCount = 1
         if tag >= 0 {
-            e.word.0 += weights[tag]; e.word.1 += weights[tag + 1]; e.word.2 += weights[tag + 2]
+            e.word.0 += Float(weights[tag]); e.word.1 += Float(weights[tag + 1]); e.word.2 += Float(weights[tag + 2])
             e.wordCount = 2
         }
         if contrastRow >= 0 {
-            e.word.0 += weights[contrastRow]; e.word.1 += weights[contrastRow + 1]; e.word.2 += weights[contrastRow + 2]
+            e.word.0 += Float(weights[contrastRow]); e.word.1 += Float(weights[contrastRow + 1])
+            e.word.2 += Float(weights[contrastRow + 2])
             e.wordCount += 1
         }
 

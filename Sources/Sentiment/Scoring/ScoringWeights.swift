@@ -3,8 +3,8 @@
 ///
 ///     Σ_j (x_j − μ_j)·s_j·W_jc  =  Σ_j x_j·(s_j·W_jc)  −  Σ_j μ_j·s_j·W_jc
 struct ScoringWeights: Sendable {
-    /// `buckets × 3`, bucket-major.
-    let sparse: [Float]
+    /// `buckets × 3`, bucket-major, 16 bits each (the model's own array, not a copy).
+    let sparse: SparseWeights
     /// `DenseFeature.count × 3`, row-major, standardization folded in.
     let dense: [Float]
     /// Three biases with the standardization's constant folded in.

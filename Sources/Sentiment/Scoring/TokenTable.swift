@@ -9,7 +9,7 @@ import CTokenizer
 /// of its character n-grams and how many there are, its lexicon scores, its
 /// stopword language — depends only on the token's hash, kind and negation
 /// flag. Tweets repeat words (Zipf), so a table of those sums turns some 190
-/// gathers from the 12 MiB weight table per tweet into a dozen lookups,
+/// gathers from the 6 MiB weight table per tweet into a dozen lookups,
 /// prefetched.
 ///
 /// The table is direct-mapped, one entry (48 bytes) to a 64-byte cache line,
@@ -35,7 +35,7 @@ import CTokenizer
 /// `SentimentModel.makeWorkspace(sharing:)`: then the workspaces of several
 /// threads read and fill one table, without locks, and each of them sees
 /// every word any of them has met. That is what lets two workers of the
-/// command line each have the effect of a 6 MiB cache in 6 MiB, not 12.
+/// command line each have the effect of a 12 MiB cache in 12 MiB, not 24.
 ///
 /// Each slot is a sequence lock (ctk.h): its first two bytes count its
 /// writes. A writer claims a slot by making the count odd (compare-and-swap),
@@ -67,9 +67,11 @@ public final class TokenTable: @unchecked Sendable {
         /// The token's key; 0 for an empty slot.
         var key: UInt64 = 0
         /// Summed word-group weights: the unigram, plus the hashtag feature of a
-        /// hashtag, plus the contrast feature of a token in a "but" scope.
+        /// hashtag, plus the contrast feature of a token in a "but" scope. In
+        /// steps of the weights' scale (sums of `SparseWeights.values`).
         var word: (Float, Float, Float) = (0, 0, 0)
-        /// Summed weights of the token's character n-grams (words only).
+        /// Summed weights of the token's character n-grams (words only), in
+        /// steps of the weights' scale.
         var char: (Float, Float, Float) = (0, 0, 0)
         /// Lexicon scores (0 for kinds the lexicon does not score).
         var lexiconPositive: Float = 0

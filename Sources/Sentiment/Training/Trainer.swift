@@ -138,13 +138,15 @@ public struct Trainer: Sendable {
 
         let denseRange = TrainingSet.denseRange(examples, extractor: FeatureExtractor(settings: settings, lexicon: fullLexicon))
         var weights = ModelWeights.zeros(bucketBits: settings.bucketBits, lexicon: fullLexicon)
-        weights.sparse = objective.sparseWeights(theta)
+        // The sparse weights are the fitted ones times the naive Bayes scale,
+        // in Float, then quantized to 16 bits (`SparseWeights`).
+        let sparse = objective.sparseWeights(theta)
+        guard sparse.allSatisfy(\.isFinite) else { throw TrainingError.diverged(fit: "final model", objective: report.objective) }
+        weights.sparse = SparseWeights(quantizing: sparse)
         for k in 0..<(3 * DenseFeature.count) { weights.dense[k] = Float(theta[objective.denseOffset + k]) }
         for c in 0..<3 { weights.bias[c] = Float(theta[objective.biasOffset + c]) }
         weights.denseMean = mean
         weights.denseScale = scale
-        // The sparse weights are the fitted ones times the naive Bayes scale, in Float.
-        guard weights.sparse.allSatisfy(\.isFinite) else { throw TrainingError.diverged(fit: "final model", objective: report.objective) }
 
         var metrics: [String: ModelManifest.MetricsRecord] = [:]
         if let cv = crossValidation {
