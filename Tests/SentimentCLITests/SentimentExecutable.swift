@@ -96,8 +96,15 @@ enum SentimentExecutable {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
-        try process.run()
+        await slots.acquire()
+        do {
+            try process.run()
+        } catch {
+            await slots.release()
+            throw error
+        }
         await exit(of: process)
+        await slots.release()
         try stdin.close()
         try stdout.close()
         try stderr.close()
@@ -121,6 +128,12 @@ enum SentimentExecutable {
         try await run(arguments, input: Data(input.utf8), sourceLocation: sourceLocation)
     }
 
+    /// How many processes `run` lets run at once: twice the cores. Unbounded,
+    /// the suite had up to 14 at once on 2 cores, each loading the model, and
+    /// a slower machine could have starved the tests that wait on a loopback
+    /// server against a deadline.
+    static let slots = ProcessSlots(limit: max(2, 2 * ProcessInfo.processInfo.activeProcessorCount))
+
     /// Waits until `process`, started, has exited.
     ///
     /// Without holding a thread: Swift Testing runs tests on a pool with a
@@ -132,5 +145,34 @@ enum SentimentExecutable {
             try? await Task.sleep(for: .milliseconds(5))
         }
         process.waitUntilExit()  // returns at once now; makes the termination status final
+    }
+}
+
+/// A counting semaphore for tasks: `acquire` waits, without holding a
+/// thread, until one of `limit` slots is free.
+actor ProcessSlots {
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(limit: Int) {
+        free = limit
+    }
+
+    /// Takes a slot, waiting for one when all are taken.
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    /// Gives a slot back, to the longest waiter if there is one.
+    func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
     }
 }

@@ -159,6 +159,20 @@ struct ArchiveParserTests {
         ])
     }
 
+    @Test("An emoji cut in half (a lone surrogate escape) reads as U+FFFD, in JSON Lines and in an archive file, not as a malformed entry")
+    func loneSurrogateIsKept() {
+        let line = #"{"id_str":"5","full_text":"so happy \ud83d","created_at":"Wed Oct 10 20:19:24 +0000 2018","lang":"en"}"#
+        let lines = ArchiveParser.parse(Data((line + "\n").utf8), file: "dump.jsonl")
+        #expect(lines.issues.isEmpty, "\(lines.issues)")
+        #expect(lines.tweets.map(\.text) == ["so happy \u{FFFD}"])
+
+        let archive = "window.YTD.tweets.part0 = [\n" + [Self.entry("1", #"cut \ude00 here"#), Self.entry("2", "whole")]
+            .joined(separator: ",\n") + "\n]"
+        let contents = ArchiveParser.parse(Data(archive.utf8), file: "tweets.js")
+        #expect(contents.issues.isEmpty, "\(contents.issues)")
+        #expect(contents.tweets.map(\.text).sorted() == ["cut \u{FFFD} here", "whole"])
+    }
+
     @Test("An archive file's array is found after any JavaScript assignment", arguments: [
         "window.YTD.tweets.part0 = ", "Grailbird.data.tweets_2013_01 =\n ", "var tweets=",
     ])

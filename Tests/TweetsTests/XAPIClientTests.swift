@@ -91,6 +91,17 @@ struct XAPIClientTests {
         }
     }
 
+    @Test("A page with an emoji cut in half (a lone surrogate escape) keeps every tweet, that one with U+FFFD")
+    func loneSurrogateKeepsThePage() async throws {
+        let body = #"{"data":[{"id":"2","text":"cut \ud83d","created_at":"2024-05-02T10:00:00.000Z","lang":"en"},"#
+            + #"{"id":"1","text":"whole \ud83d\ude00","created_at":"2024-05-02T09:00:00.000Z","lang":"en"}],"#
+            + #""meta":{"result_count":2}}"#
+        try await withClient({ _, _ in .respond(status: 200, body: body) }) { client, _, _ in
+            let page = try await client.tweets(of: alice, maxResults: 5, cursor: nil)
+            #expect(page.items.map(\.text) == ["cut \u{FFFD}", "whole 😀"])
+        }
+    }
+
     // MARK: - Failures
 
     @Test("5xx then success: retried after 4 s and 8 s")

@@ -18,7 +18,9 @@ import Foundation
 ///
 /// A malformed entry — invalid JSON, a missing id, text or date — is recorded
 /// in ``ArchiveContents/issues`` with its file and position and skipped; the
-/// other entries are kept. Text is unescaped (`&amp;` → `&`) as X escapes it.
+/// other entries are kept. Text is unescaped (`&amp;` → `&`) as X escapes it;
+/// an escape of half a surrogate pair (`\uD83D` alone: an emoji cut in two)
+/// is read as U+FFFD, not as a malformed entry (`LoneSurrogateEscapes`).
 public enum ArchiveParser {
     /// Reads a folder or a file.
     ///
@@ -54,7 +56,7 @@ public enum ArchiveParser {
                 builder.addArray(bytes, from: start)
             }
         case UInt8(ascii: "{"):
-            if let whole = try? JSONSerialization.jsonObject(with: Data(bytes[start...])) as? [String: Any] {
+            if let whole = LoneSurrogateEscapes.jsonObject(with: Data(bytes[start...])) as? [String: Any] {
                 builder.addObject(whole, position: "document")
             } else {
                 builder.addLines(bytes, from: start)
@@ -162,7 +164,7 @@ public enum ArchiveParser {
         let bytes = [UInt8](data)
         let start = bytes.firstIndex(of: UInt8(ascii: "=")).map { $0 + 1 } ?? 0
         for case .element(_, let slice) in JSONEntryScanner(bytes: bytes).entries(from: start) {
-            return try? JSONSerialization.jsonObject(with: Data(slice)) as? [String: Any]
+            return LoneSurrogateEscapes.jsonObject(with: Data(slice)) as? [String: Any]
         }
         return nil
     }
@@ -207,7 +209,7 @@ public enum ArchiveParser {
         }
 
         mutating func addJSON(_ data: Data, position: String) {
-            guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            guard let object = LoneSurrogateEscapes.jsonObject(with: data) as? [String: Any] else {
                 issues.append(ArchiveIssue(file: file, position: position, reason: "invalid JSON"))
                 return
             }

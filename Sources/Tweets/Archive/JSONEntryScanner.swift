@@ -49,7 +49,7 @@ struct JSONEntryScanner {
                 // An element that holds the start of another was probably
                 // closed by a later entry's brace: keep it only if it parses.
                 if let restart = resynchronise(after: index, keys: keys), restart < end,
-                    (try? JSONSerialization.jsonObject(with: Data(bytes[index...end]))) == nil
+                    LoneSurrogateEscapes.jsonObject(with: Data(bytes[index...end])) == nil
                 {
                     entries.append(.broken(position: position, reason: "invalid JSON"))
                     index = restart

@@ -194,7 +194,8 @@ public actor XAPIClient: TweetSource {
 
     private func decode<T: Decodable>(_ type: T.Type, from body: ByteBuffer) throws -> T {
         do {
-            return try JSONDecoder().decode(type, from: Data(body.readableBytesView))
+            // One emoji cut in half in one tweet must not lose the page.
+            return try LoneSurrogateEscapes.decode(type, from: Data(body.readableBytesView))
         } catch {
             throw TweetSourceFailure.malformedResponse("body is not the expected JSON (\(body.readableBytes) bytes)")
         }
