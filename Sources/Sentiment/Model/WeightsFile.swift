@@ -193,33 +193,29 @@ enum WeightsFile {
             // Each section is read straight into its own array.
             var bad: Int?
             var offset = 0
-            func take(_ n: Int) throws(ModelError) -> [Float] {
+            /// `n` values read straight into their array, each converted from
+            /// the file's little-endian bits by `convert` (given its index).
+            func section<T>(_ n: Int, _ convert: (T, Int) -> T) throws(ModelError) -> [T] {
                 var complete = false
-                let values = [Float](unsafeUninitializedCapacity: n) { buffer, initialized in
+                let values = [T](unsafeUninitializedCapacity: n) { buffer, initialized in
                     HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
                     complete = fill(UnsafeMutableRawBufferPointer(buffer))
-                    for i in 0..<n {
-                        let value = Float(bitPattern: UInt32(littleEndian: buffer[i].bitPattern))
-                        if !value.isFinite, bad == nil { bad = offset + i }
-                        buffer[i] = value
-                    }
+                    for i in 0..<n { buffer[i] = convert(buffer[i], i) }
                     initialized = n
                 }
                 guard complete else { throw .sizeMismatch(path: path, what: "file length", expected: expected, found: consumed) }
                 offset += n
                 return values
             }
-            func takeInt16(_ n: Int) throws(ModelError) -> [Int16] {
-                var complete = false
-                let values = [Int16](unsafeUninitializedCapacity: n) { buffer, initialized in
-                    HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
-                    complete = fill(UnsafeMutableRawBufferPointer(buffer))
-                    for i in 0..<n { buffer[i] = Int16(littleEndian: buffer[i]) }
-                    initialized = n
+            func take(_ n: Int) throws(ModelError) -> [Float] {
+                try section(n) { (raw: Float, i: Int) in
+                    let value = Float(bitPattern: UInt32(littleEndian: raw.bitPattern))
+                    if !value.isFinite, bad == nil { bad = offset + i }
+                    return value
                 }
-                guard complete else { throw .sizeMismatch(path: path, what: "file length", expected: expected, found: consumed) }
-                offset += n
-                return values
+            }
+            func takeInt16(_ n: Int) throws(ModelError) -> [Int16] {
+                try section(n) { (raw: Int16, _: Int) in Int16(littleEndian: raw) }
             }
             let sparse: SparseWeights
             if fileVersion == 1 {

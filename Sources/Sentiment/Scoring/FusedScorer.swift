@@ -17,8 +17,9 @@ import CTokenizer
 ///
 /// The sparse weights are 16-bit integers with one scale (`SparseWeights`):
 /// every sum here, the token table's included, is of the integers as they
-/// are, exact in a Float, and the scale is applied once per group with its
-/// 1/√n, so the order of the sums changes nothing.
+/// are, exact in a Float up to 2^24 (at least 512 weights of the largest
+/// magnitude), and the scale is applied once per group with its 1/√n, so
+/// the order of the sums changes nothing short of that.
 struct FusedScorer: Sendable {
     let extractor: FeatureExtractor
     let scoring: ScoringWeights
@@ -146,8 +147,8 @@ struct FusedScorer: Sendable {
     /// With Float rows (12 bytes, one in eight straddling) fetching both ends
     /// paid; with 16-bit rows it costs more than it saves: one prefetch a row
     /// ran 1.4% faster than two (medians of seven interleaved one-core runs,
-    /// all seven faster),
-    /// and one for the straddling rows only (a branch) 3% slower.
+    /// all seven faster), and one more for the straddling rows only (a
+    /// branch on the address) 3% slower.
     @inline(__always)
     static func prefetchRow(_ row: UnsafePointer<Int16>) {
         ctk_prefetch(row)
