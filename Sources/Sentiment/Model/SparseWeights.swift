@@ -11,9 +11,9 @@
 /// is what scoring spends its time reading (Docs/performance.md).
 struct SparseWeights: Sendable, Hashable {
     /// The quantized weights.
-    private(set) var values: [Int16]
+    let values: [Int16]
     /// What one step of `values` is worth; 0 when every weight is 0.
-    private(set) var scale: Float
+    let scale: Float
 
     /// The largest quantized magnitude.
     static let levels: Float = 32_767

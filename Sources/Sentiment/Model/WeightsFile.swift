@@ -29,10 +29,10 @@ import Glibc
 /// does (`SparseWeights.init(quantizing:)`).
 enum WeightsFile {
     static let magic: [UInt8] = [0x53, 0x53, 0x4C, 0x52]
-    /// The version this build writes.
-    static let version: UInt32 = 2
-    /// The versions this build reads.
-    static let readableVersions: ClosedRange<Int> = 1...2
+    /// The version this build writes: the manifest's (a model's two files share one).
+    static let version = UInt32(ModelManifest.currentFormatVersion)
+    /// The versions this build reads: the manifest's.
+    static let readableVersions = ModelManifest.readableFormatVersions
     static let headerSize = 32
 
     /// The file's exact length for a shape, in format `version`.
