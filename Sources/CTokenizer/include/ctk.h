@@ -204,6 +204,60 @@ int ctk_tokenize(const void *bytes, size_t count, uint32_t options, uint64_t see
  */
 uint64_t ctk_hash64(const void *bytes, size_t count, uint64_t seed);
 
+/* ------------------------------------------------------------------------- */
+/* Feature hashing                                                           */
+/* ------------------------------------------------------------------------- */
+
+/*
+ * How the Sentiment module turns token hashes into feature numbers
+ * (`FeatureHash`, which calls these). STABILITY: model files depend on every
+ * constant and step; never change one.
+ */
+#define CTK_MIX_ADD 0x9E3779B97F4A7C15ull
+#define CTK_MIX_MUL1 0xBF58476D1CE4E5B9ull
+#define CTK_MIX_MUL2 0x94D049BB133111EBull
+#define CTK_PAIR_MUL 0x9FB21C651E98DF25ull
+#define CTK_NAMESPACE_MUL 0xD6E8FEB86659FD93ull
+
+/** splitmix64's finalizer: a strong, cheap 64-bit mix. */
+static inline uint64_t ctk_mix64(uint64_t z) {
+    z += CTK_MIX_ADD;
+    z = (z ^ (z >> 30)) * CTK_MIX_MUL1;
+    z = (z ^ (z >> 27)) * CTK_MIX_MUL2;
+    return z ^ (z >> 31);
+}
+
+/** An ordered pair of hashes (bigrams, and trigrams by chaining). */
+static inline uint64_t ctk_pair64(uint64_t a, uint64_t b) {
+    return ctk_mix64(a * CTK_PAIR_MUL ^ b);
+}
+
+/** A feature of the family `space` (a small number) from a hash. */
+static inline uint64_t ctk_feature64(uint64_t space, uint64_t hash) {
+    return ctk_mix64(hash ^ space * CTK_NAMESPACE_MUL);
+}
+
+/**
+ * The weight-row offset of the feature of family `space` of each token's pair
+ * with the token before it (a bigram), for 1 ≤ i < count:
+ * rows[i] = 3 · (ctk_feature64(space, ctk_pair64(tokens[i − 1].hash,
+ * tokens[i].hash)) & mask); rows[0] is left alone. `hashes` is scratch for
+ * `count` values; `mask` < 2^31.
+ *
+ * Eight pairs at a time (AVX-512 multiplications) on a processor that has
+ * them, checked at run time; one at a time otherwise. Either way the same
+ * numbers (`ctk_pair_rows_portable` is the second way, for tests).
+ */
+void ctk_pair_rows(const ctk_token *tokens, size_t count, uint64_t space, uint64_t mask,
+                   uint64_t *hashes, ptrdiff_t *rows);
+
+/** `ctk_pair_rows` one pair at a time, on any processor. */
+void ctk_pair_rows_portable(const ctk_token *tokens, size_t count, uint64_t space, uint64_t mask,
+                            uint64_t *hashes, ptrdiff_t *rows);
+
+/** Whether `ctk_pair_rows` takes eight pairs at a time on this processor. */
+bool ctk_pair_rows_vectorized(void);
+
 /** A short name of a token kind ("word", "number", "url", "user", "hashtag",
  *  "emoji", "emoticon", "punct", "symbol"); "unknown" otherwise. Never NULL. */
 const char *ctk_kind_name(int kind);

@@ -1,5 +1,10 @@
+import CTokenizer
+
 /// The hashing that turns tokens and n-grams into bucket numbers. Model files
-/// depend on every constant here: changing one changes every feature index.
+/// depend on every constant here and in the C functions it calls
+/// (`ctk_mix64`, `ctk_pair64`, `ctk_feature64` in CTokenizer's header, where
+/// the scorer's eight-wide bigram rows, `ctk_pair_rows`, read them too):
+/// changing one changes every feature index. `FeatureHashTests` pins them.
 enum FeatureHash {
     /// Namespaces keep features of different families apart in the same buckets.
     enum Namespace: UInt64 {
@@ -16,22 +21,19 @@ enum FeatureHash {
     /// splitmix64's finalizer: a strong, cheap 64-bit mix.
     @inline(__always)
     static func mix(_ value: UInt64) -> UInt64 {
-        var z = value &+ 0x9E37_79B9_7F4A_7C15
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        ctk_mix64(value)
     }
 
     /// A feature of one family from a token hash.
     @inline(__always)
     static func feature(_ namespace: Namespace, _ hash: UInt64) -> UInt64 {
-        mix(hash ^ (namespace.rawValue &* 0xD6E8_FEB8_6659_FD93))
+        ctk_feature64(namespace.rawValue, hash)
     }
 
     /// An ordered pair of hashes (bigrams, and trigrams by chaining).
     @inline(__always)
     static func combine(_ a: UInt64, _ b: UInt64) -> UInt64 {
-        mix(a &* 0x9FB2_1C65_1E98_DF25 ^ b)
+        ctk_pair64(a, b)
     }
 
     /// FNV-1a step for rolling byte n-grams.

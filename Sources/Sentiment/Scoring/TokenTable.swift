@@ -260,6 +260,8 @@ final class TokenCache {
     /// bigram ending at it. Grown by `reserve`.
     private(set) var keys: UnsafeMutablePointer<UInt64>
     private(set) var bigramRows: UnsafeMutablePointer<Int>
+    /// Scratch for `ctk_pair_rows`: the tokens' hashes side by side.
+    private(set) var hashes: UnsafeMutablePointer<UInt64>
     private(set) var scratchCapacity: Int
 
     init(table: TokenTable) {
@@ -268,11 +270,13 @@ final class TokenCache {
         scratchCapacity = 256
         keys = .allocate(capacity: scratchCapacity)
         bigramRows = .allocate(capacity: scratchCapacity)
+        hashes = .allocate(capacity: scratchCapacity)
     }
 
     deinit {
         keys.deallocate()
         bigramRows.deallocate()
+        hashes.deallocate()
     }
 
     /// Makes the table hold entries of `model` (see `TokenTable.serve`); the
@@ -291,9 +295,12 @@ final class TokenCache {
         guard tokens > scratchCapacity else { return }
         keys.deallocate()
         bigramRows.deallocate()
+        hashes.deallocate()
         scratchCapacity = max(tokens, 2 * scratchCapacity)
         keys = .allocate(capacity: scratchCapacity)
         bigramRows = .allocate(capacity: scratchCapacity)
+        hashes = .allocate(capacity: scratchCapacity)
+        hashes = .allocate(capacity: scratchCapacity)
     }
 
     /// The key of a token, in a contrast scope or not: never 0 (empty).
