@@ -16,6 +16,8 @@ struct FusedScorerTests {
         "Qué día tan bonito, me encanta", "Je suis très content aujourd'hui", "Das ist nicht gut und ich bin müde",
         "これはペンです", "Привет, как дела?", "123 456 789", "🙂", "but but but", "!!!", "???",
         String(repeating: "good bad ugly ", count: 2000), "naïve café déjà vu résumé",
+        // More tokens than the scratch starts with (256), in one piece (under 560 bytes).
+        String(repeating: "( ", count: 275), String(repeating: "no ", count: 180),
         // Read in segments (over 560 bytes): sentences, one unbroken word, another language.
         (0..<30).map { "Day \($0) was great but the service was awful!" }.joined(separator: " "),
         String(repeating: "é", count: 700), String(repeating: "Qué día tan bonito. ", count: 40),

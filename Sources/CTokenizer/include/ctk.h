@@ -237,26 +237,50 @@ static inline uint64_t ctk_feature64(uint64_t space, uint64_t hash) {
     return ctk_mix64(hash ^ space * CTK_NAMESPACE_MUL);
 }
 
-/**
- * The weight-row offset of the feature of family `space` of each token's pair
- * with the token before it (a bigram), for 1 ≤ i < count:
- * rows[i] = 3 · (ctk_feature64(space, ctk_pair64(tokens[i − 1].hash,
- * tokens[i].hash)) & mask); rows[0] is left alone. `hashes` is scratch for
- * `count` values; `mask` < 2^31.
- *
- * Eight pairs at a time (AVX-512 multiplications) on a processor that has
- * them, checked at run time; one at a time otherwise. Either way the same
- * numbers (`ctk_pair_rows_portable` is the second way, for tests).
+/*
+ * The scorer's token table (TokenTable.swift) finds a token's entry by a key
+ * made from the token, and the entry's slot from the key.
  */
-void ctk_pair_rows(const ctk_token *tokens, size_t count, uint64_t space, uint64_t mask,
-                   uint64_t *hashes, ptrdiff_t *rows);
+#define CTK_KEY_KIND_MUL 0xA0761D6478BD642Full
+#define CTK_KEY_NEGATED_MUL 0xE7037ED1A0B428DBull
+#define CTK_KEY_CONTRAST 0x8EBC6AF09C88C6E3ull
 
-/** `ctk_pair_rows` one pair at a time, on any processor. */
-void ctk_pair_rows_portable(const ctk_token *tokens, size_t count, uint64_t space, uint64_t mask,
-                            uint64_t *hashes, ptrdiff_t *rows);
+/**
+ * A token's key in the scorer's token table: its hash with its kind, its
+ * negation and whether it is in a contrast scope xor-ed in; never 0 (an
+ * empty slot). The hash is already strong, so no second mix.
+ */
+static inline uint64_t ctk_token_key(uint64_t hash, uint16_t kind, uint16_t flags, bool contrast) {
+    uint64_t key = hash ^ (uint64_t)kind * CTK_KEY_KIND_MUL ^
+                   (uint64_t)(flags & CTK_FLAG_NEGATED) * CTK_KEY_NEGATED_MUL ^ (contrast ? CTK_KEY_CONTRAST : 0);
+    return key ? key : 1;
+}
 
-/** Whether `ctk_pair_rows` takes eight pairs at a time on this processor. */
-bool ctk_pair_rows_vectorized(void);
+/** The slot of `key` in a table of `capacity` (< 2^32) slots: its low 32 bits scaled. */
+static inline size_t ctk_slot_index(uint64_t key, size_t capacity) {
+    return (size_t)(((key & 0xFFFFFFFFull) * (uint64_t)capacity) >> 32);
+}
+
+/**
+ * What the scorer's first pass needs of a tweet's `count` tokens, eight at a
+ * time (AVX-512) on a processor that has it, checked at run time, one at a
+ * time otherwise; the same numbers either way:
+ * - keys[i] = ctk_token_key(token i, i ≥ contrast_from) and
+ *   slots[i] = ctk_slot_index(keys[i], slot_count) for every token;
+ * - unless `rows` is NULL, for 1 ≤ i < count, the weight-row offset of the
+ *   feature of family `space` of the pair of tokens i − 1 and i (a bigram):
+ *   rows[i] = 3 · (ctk_feature64(space, ctk_pair64(hash i − 1, hash i)) & mask);
+ *   rows[0] is left alone. `mask` < 2^31.
+ */
+void ctk_token_keys(const ctk_token *tokens, size_t count, size_t contrast_from, size_t slot_count,
+                    uint64_t space, uint64_t mask, uint64_t *keys, ptrdiff_t *slots, ptrdiff_t *rows);
+
+/** `ctk_token_keys` one token at a time, on any processor (for tests). */
+void ctk_token_keys_portable(const ctk_token *tokens, size_t count, size_t contrast_from, size_t slot_count,
+                             uint64_t space, uint64_t mask, uint64_t *keys, ptrdiff_t *slots, ptrdiff_t *rows);
+
+/** Whether `ctk_token_keys` takes eight tokens at a time on this processor. */
+bool ctk_token_keys_vectorized(void);
 
 /** A short name of a token kind ("word", "number", "url", "user", "hashtag",
  *  "emoji", "emoticon", "punct", "symbol"); "unknown" otherwise. Never NULL. */

@@ -76,7 +76,7 @@ struct FeatureExtractor: Sendable {
     var denseRange: DenseRange? = nil
 
     private var mask: UInt64 { UInt64(settings.buckets - 1) }
-    /// The bucket mask (buckets − 1), for `ctk_pair_rows`.
+    /// The bucket mask (buckets − 1), for `ctk_token_keys`.
     var bucketMask: UInt64 { mask }
 
     /// The hash-space key of a token as a lexicon entry, or nil for tokens the

@@ -3,7 +3,7 @@ import CTokenizer
 /// The hashing that turns tokens and n-grams into bucket numbers. Model files
 /// depend on every constant here and in the C functions it calls
 /// (`ctk_mix64`, `ctk_pair64`, `ctk_feature64` in CTokenizer's header, where
-/// the scorer's eight-wide bigram rows, `ctk_pair_rows`, read them too):
+/// the scorer's eight-wide first pass, `ctk_token_keys`, reads them too):
 /// changing one changes every feature index. `FeatureHashTests` pins them.
 enum FeatureHash {
     /// Namespaces keep features of different families apart in the same buckets.

@@ -59,26 +59,25 @@ struct FusedScorer: Sendable {
         var accented = 0
         let otherSlot = hits.count - 1
 
-        // Pass 1: every token's cache slot and bigram row, each fetch started
-        // at once so the loads from memory overlap.
+        // Pass 1: every token's key and cache slot and every bigram's row
+        // (`ctk_token_keys`, eight tokens at a time where the processor can),
+        // then each fetch started at once so the loads from memory overlap.
         cache.reserve(count)
         let table = cache.slots
-        let keys = cache.keys, bigramRows = cache.bigramRows
+        let keys = cache.keys, slotIndexes = cache.slotIndexes, bigramRows = cache.bigramRows
         let bigrams = settings.wordNgrams >= 2
         // The tokens from `contrastFrom` on are in a "but" scope (`contrastWords`).
         var contrastFrom = count
-        let contrastWords = settings.contrastWords
-        if bigrams {
-            // Every bigram's row at once, eight at a time where the processor can.
-            ctk_pair_rows(tokens, count, FeatureHash.Namespace.bigram.rawValue, extractor.bucketMask, cache.hashes, bigramRows)
-        }
-        for i in 0..<count {
-            let key = TokenCache.key(tokens[i], contrast: i >= contrastFrom)
-            keys[i] = key
-            if contrastWords, contrastFrom == count, FeatureExtractor.opensContrast(tokens[i], text: buffer.textBytes(of: i)) {
+        if settings.contrastWords {
+            for i in 0..<count where FeatureExtractor.opensContrast(tokens[i], text: buffer.textBytes(of: i)) {
                 contrastFrom = i + 1
+                break
             }
-            table.prefetch(key)
+        }
+        ctk_token_keys(tokens, count, contrastFrom, table.capacity, FeatureHash.Namespace.bigram.rawValue,
+                       extractor.bucketMask, keys, slotIndexes, bigrams ? bigramRows : nil)
+        for i in 0..<count {
+            table.prefetch(slot: slotIndexes[i])
             if bigrams, i >= 1 { Self.prefetchRow(weights + bigramRows[i]) }
         }
 

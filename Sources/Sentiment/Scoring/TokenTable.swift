@@ -171,7 +171,7 @@ public final class TokenTable: @unchecked Sendable {
         /// (The key is a strong hash, its low bits as well spread as any.)
         @inline(__always)
         func slotIndex(for key: UInt64) -> Int {
-            Int(truncatingIfNeeded: (UInt64(UInt32(truncatingIfNeeded: key)) &* UInt64(capacity)) >> 32)
+            ctk_slot_index(key, capacity)
         }
 
         /// The slot of `key` (`slotIndex(for:)`).
@@ -180,10 +180,10 @@ public final class TokenTable: @unchecked Sendable {
             slot(slotIndex(for: key))
         }
 
-        /// Starts fetching the slot of `key`.
+        /// Starts fetching slot `index`.
         @inline(__always)
-        func prefetch(_ key: UInt64) {
-            ctk_prefetch(slot(for: key))
+        func prefetch(slot index: Int) {
+            ctk_prefetch(slot(index))
         }
 
         /// Copies the entry of `key` into `entry`; false if the table has none.
@@ -256,12 +256,12 @@ final class TokenCache {
     let slots: TokenTable.Slots
     /// The model this workspace last checked the table against.
     private var served: ObjectIdentifier?
-    /// Scratch for one tweet: each token's key, and the weight-row offset of the
-    /// bigram ending at it. Grown by `reserve`.
+    /// Scratch for one tweet (`ctk_token_keys`): each token's key and slot
+    /// in the table, and the weight-row offset of the bigram ending at it.
+    /// Grown by `reserve`.
     private(set) var keys: UnsafeMutablePointer<UInt64>
+    private(set) var slotIndexes: UnsafeMutablePointer<Int>
     private(set) var bigramRows: UnsafeMutablePointer<Int>
-    /// Scratch for `ctk_pair_rows`: the tokens' hashes side by side.
-    private(set) var hashes: UnsafeMutablePointer<UInt64>
     private(set) var scratchCapacity: Int
 
     init(table: TokenTable) {
@@ -270,13 +270,13 @@ final class TokenCache {
         scratchCapacity = 256
         keys = .allocate(capacity: scratchCapacity)
         bigramRows = .allocate(capacity: scratchCapacity)
-        hashes = .allocate(capacity: scratchCapacity)
+        slotIndexes = .allocate(capacity: scratchCapacity)
     }
 
     deinit {
         keys.deallocate()
         bigramRows.deallocate()
-        hashes.deallocate()
+        slotIndexes.deallocate()
     }
 
     /// Makes the table hold entries of `model` (see `TokenTable.serve`); the
@@ -295,12 +295,11 @@ final class TokenCache {
         guard tokens > scratchCapacity else { return }
         keys.deallocate()
         bigramRows.deallocate()
-        hashes.deallocate()
+        slotIndexes.deallocate()
         scratchCapacity = max(tokens, 2 * scratchCapacity)
         keys = .allocate(capacity: scratchCapacity)
         bigramRows = .allocate(capacity: scratchCapacity)
-        hashes = .allocate(capacity: scratchCapacity)
-        hashes = .allocate(capacity: scratchCapacity)
+        slotIndexes = .allocate(capacity: scratchCapacity)
     }
 
     /// The key of a token, in a contrast scope or not: never 0 (empty).
@@ -312,9 +311,6 @@ final class TokenCache {
     /// splitmix round here cost 1–5% of `sentiment classify`.)
     @inline(__always)
     static func key(_ token: ctk_token, contrast: Bool) -> UInt64 {
-        let negated = UInt64(token.flags & UInt16(CTK_FLAG_NEGATED))
-        let scope: UInt64 = contrast ? 0x8EBC_6AF0_9C88_C6E3 : 0
-        let key = token.hash ^ (UInt64(token.kind) &* 0xA076_1D64_78BD_642F) ^ (negated &* 0xE703_7ED1_A0B4_28DB) ^ scope
-        return key == 0 ? 1 : key
+        ctk_token_key(token.hash, token.kind, token.flags, contrast)
     }
 }
