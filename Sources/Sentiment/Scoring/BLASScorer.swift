@@ -53,11 +53,24 @@ enum BLASScorer {
 
     /// One BLAS thread per worker: the callers parallelize across batches, and
     /// OpenBLAS's own threads would fight them for the cores. Reference BLAS has
-    /// no threads and no such symbol; this is then a no-op.
+    /// no threads and no such symbols; this is then a no-op.
+    ///
+    /// Setting one thread is not enough: the server threads OpenBLAS started
+    /// as it loaded (one per other core) wait for work by calling
+    /// `sched_yield` in a loop for 2^28 cycles (about 0.1 s) before they
+    /// sleep, and in a two-core `sentiment classify` of the 1M dump that loop
+    /// held a tenth of the samples. With one thread they never get work, so
+    /// they are stopped (`blas_thread_shutdown_`, which OpenBLAS itself calls
+    /// before a fork; a later multi-threaded call would start them again).
     static let singleThreaded: Void = {
         typealias SetThreads = @convention(c) (Int32) -> Void
-        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "openblas_set_num_threads") {
+        typealias Shutdown = @convention(c) () -> Int32
+        let process = UnsafeMutableRawPointer(bitPattern: 0)
+        if let symbol = dlsym(process, "openblas_set_num_threads") {
             unsafeBitCast(symbol, to: SetThreads.self)(1)
+            if let shutdown = dlsym(process, "blas_thread_shutdown_") {
+                _ = unsafeBitCast(shutdown, to: Shutdown.self)()
+            }
         }
     }()
 }
