@@ -14,6 +14,31 @@ struct TokenTableTests {
         Fixtures.classify(utf8: texts.map { Array($0.utf8) }, model, workspace: workspace)
     }
 
+    @Test("A new table is empty in every slot without a byte written, on memory aligned for huge pages")
+    func newTableIsEmpty() {
+        for bits in [1, 10, 18] {
+            let table = TokenTable(bits: bits)
+            #expect(Int(bitPattern: table.slots.memory) % HugePages.size == 0)
+            #expect((0..<table.capacity).allSatisfy { table.entry(at: $0).key == 0 })
+            var entry = TokenTable.Entry()
+            for key in [UInt64(1), 2, 0xDEAD_BEEF, .max] {
+                #expect(!table.slots.lookup(key, into: &entry), "key \(key) in a table of 2^\(bits)")
+            }
+        }
+    }
+
+    @Test("Zeroed memory reads as zeros, takes writes to its last byte, and is given back")
+    func zeroedMemory() {
+        for count in [1, 4095, 4096, 3 << 20] {
+            let memory = HugePages.allocateZeroed(byteCount: count)
+            let bytes = UnsafeMutableRawBufferPointer(start: memory, count: count)
+            #expect(bytes.allSatisfy { $0 == 0 })
+            bytes[count - 1] = 0x5A
+            #expect(bytes[count - 1] == 0x5A)
+            HugePages.deallocateZeroed(memory, byteCount: count)
+        }
+    }
+
     @Test("A workspace switched between two models scores each with its own weights")
     func workspaceSwitchedBetweenModels() throws {
         let small = try Fixtures.smallModel(), shipped = try SentimentModel.loadDefault()

@@ -123,16 +123,17 @@ public final class TokenTable: @unchecked Sendable {
         capacity = max(1, (3 << bits) / 4)
         isShared = owner != nil
         self.owner = owner
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: capacity * Slots.slotBytes, alignment: Slots.slotBytes)
-        HugePages.advise(UnsafeMutableRawBufferPointer(start: memory, count: capacity * Slots.slotBytes))
+        // Fresh memory reads as zeros: every slot empty (key 0, sequence 0),
+        // with nothing written and no page touched until a token lands there.
+        let memory = HugePages.allocateZeroed(byteCount: capacity * Slots.slotBytes)
         for index in 0..<capacity {
-            (memory + index * Slots.slotBytes).initializeMemory(as: Entry.self, repeating: Entry(), count: 1)
+            (memory + index * Slots.slotBytes).bindMemory(to: Entry.self, capacity: 1)
         }
         slots = Slots(memory: memory, capacity: capacity)
     }
 
     deinit {
-        slots.memory.deallocate()
+        HugePages.deallocateZeroed(slots.memory, byteCount: capacity * Slots.slotBytes)
     }
 
     /// The entry in slot `index` (0 to `capacity` − 1), read without its lock:
