@@ -75,9 +75,8 @@ struct FeatureExtractor: Sendable {
     /// training (and for models trained before ranges were recorded).
     var denseRange: DenseRange? = nil
 
-    private var mask: UInt64 { UInt64(settings.buckets - 1) }
-    /// The bucket mask (buckets − 1), for `ctk_token_keys`.
-    var bucketMask: UInt64 { mask }
+    /// The bucket mask, buckets − 1 (`bucket(_:)`, and `ctk_token_keys`).
+    var bucketMask: UInt64 { UInt64(settings.buckets - 1) }
 
     /// The hash-space key of a token as a lexicon entry, or nil for tokens the
     /// lexicon does not score (numbers, URLs, mentions, punctuation, symbols).
@@ -211,7 +210,7 @@ struct FeatureExtractor: Sendable {
     /// The bucket of a hashed feature.
     @inline(__always)
     func bucket(_ feature: UInt64) -> Int32 {
-        Int32(truncatingIfNeeded: feature & mask)
+        Int32(truncatingIfNeeded: feature & bucketMask)
     }
 
     /// Byte n-grams of "<word>" of every length in the settings' range.
