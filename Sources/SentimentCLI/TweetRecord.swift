@@ -181,8 +181,9 @@ extension TweetRecord {
         guard line[first] == UInt8(ascii: "{") else {
             var record = TweetRecord(line: lineNumber)
             record.text = ByteRef(pointer: line.baseAddress!, offset: 0, count: line.count)
-            record.invalidUTF8 = !UTF8Validation.isValid(line)
-            record.nulBytes = memchr(line.baseAddress!, 0, line.count) != nil
+            let check = UTF8Validation.check(line)
+            record.invalidUTF8 = !check.isValid
+            record.nulBytes = check.hasNUL
             records.append(record)
             return
         }
