@@ -109,8 +109,7 @@ struct ClassifyCommand: ParsableCommand {
         let pipeline = ClassifyPipeline(model: model, configuration: .init(
             threads: threads ?? min(AvailableCores.count, Self.maxThreads),
             format: format,
-            showsProgress: isatty(STDERR_FILENO) == 1,
-            runsInline: AvailableCores.count == 1))
+            showsProgress: isatty(STDERR_FILENO) == 1))
         let outcome = pipeline.run(inputs: inputs)
 
         writeToStandardError(Summary.line(outcome.tally, seconds: outcome.seconds) + "\n")

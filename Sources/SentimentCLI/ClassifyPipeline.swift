@@ -1,31 +1,33 @@
 import Foundation
 import Sentiment
 
-/// The classification pipeline: a reader, `threads` workers and an ordered
-/// writer, connected by queues of recycled batches.
+/// The classification pipeline: `threads` workers that each read a batch of
+/// lines, classify it and write it, in input order, from a pool of recycled
+/// batches.
 ///
-///     reader (calling thread)  ──work──▶  worker 1…N  ──reorder──▶  writer  ──▶ fd 1
-///          ▲                                                          │
-///          └──────────────────────── free batches ◀───────────────────┘
+///     worker 1…N:  free batch ─▶ fill (BatchSource, one at a time)
+///                             ─▶ classify and format (own BatchProcessor)
+///                             ─▶ hand in (OrderedOutput) ─▶ fd 1 ─▶ free batch
 ///
-/// - The reader cuts the input into batches of whole lines (`LineReader`).
+/// - `BatchSource` cuts the input into numbered batches of whole lines
+///   (`LineReader`), for one worker at a time.
 /// - Each worker has its own `BatchProcessor` (model workspace and buffers):
 ///   it extracts, classifies and formats a whole batch. The workspaces share
 ///   one token cache (`TokenTable`).
-/// - The writer takes batches back in input order, writes each one's output
-///   with one `write(2)`, adds up the tallies, updates the progress line, and
-///   returns the batch to the free pool.
+/// - `OrderedOutput` writes batches in input order, each with one `write(2)`:
+///   the worker that hands in the batch next in line writes it, and every one
+///   after it that is already waiting, while the other workers go on.
 ///
-/// Memory is flat: only `2 × threads + 2` batches exist, so the reader waits
-/// when the workers or the writer fall behind.
+/// Memory is flat: only `2 × threads` batches exist, so a worker waits for a
+/// free one when the writing falls behind.
 ///
-/// With one worker and `runsInline` (the command sets it when the process
-/// has a single core), the calling thread reads, classifies and writes each
-/// batch in turn, with one batch: the three threads could only take turns
-/// on that core, and each batch's input and output are still in the cache
-/// when they are used (one core: +3–4% on the plain 1M dump, +6% on JSON
-/// Lines, in interleaved runs; with a second core free the threads won by
-/// about 2%, so they stay for every other case).
+/// The calling thread is the first worker. There was a reader thread and a
+/// writer thread beside the workers once: on one core the three only took
+/// turns (one worker on its own ran +3–4% faster on the plain 1M dump, +6%
+/// on JSON Lines), and on both cores the workers serving themselves ran
+/// 1–3% faster, with some 40 context switches in a run instead of 2,600.
+/// With one worker and a second core free, the reader and writer threads
+/// had overlapped the I/O with the work: that case lost about 2%.
 final class ClassifyPipeline {
     struct Configuration {
         var threads: Int
@@ -35,10 +37,6 @@ final class ClassifyPipeline {
         var batchLines = 2048
         /// Show a progress line on standard error.
         var showsProgress = false
-        /// Read, classify and write on the calling thread, one batch after
-        /// another, instead of in a reader, a worker and a writer (one worker
-        /// only).
-        var runsInline = false
     }
 
     /// How a run went.
@@ -70,160 +68,54 @@ final class ClassifyPipeline {
 
     /// Classifies every line of `inputs` and writes the records to `outputFD`.
     func run(inputs: [LineReader.Input], outputFD: Int32 = STDOUT_FILENO) -> Outcome {
-        if configuration.runsInline, configuration.threads == 1 { return runInline(inputs: inputs, outputFD: outputFD) }
         let configuration = self.configuration
         let model = self.model
         let start = monotonicSeconds()
-        let reader = LineReader(
+        let source = BatchSource(reader: LineReader(
             inputs: inputs, maxLineLength: configuration.maxLineLength,
-            blockSize: configuration.blockSize, maxLines: configuration.batchLines)
+            blockSize: configuration.blockSize, maxLines: configuration.batchLines))
 
         let free = BlockingQueue<Batch>()
-        let work = BlockingQueue<Batch>()
-        let ordered = ReorderBuffer()
         let inputCapacity = max(configuration.blockSize, configuration.maxLineLength + 2) + configuration.blockSize + 4096
-        for _ in 0..<(2 * configuration.threads + 2) {
+        for _ in 0..<(2 * configuration.threads) {
             free.push(Batch(inputCapacity: inputCapacity, lineCapacity: configuration.batchLines))
         }
         let writer = RecordWriter(format: configuration.format)
-        let threads = DispatchGroup()
+        let output = OrderedOutput(fd: outputFD, free: free, progressSince: configuration.showsProgress ? start : nil)
+        let header = ByteBuffer(capacity: 128)
+        writer.writeHeader(into: header)
+        output.writeHeader(header.bytes)
         let table = model.makeTokenTable(bits: Self.tokenTableBits)
 
-        for index in 0..<configuration.threads {
-            threads.enter()
-            let thread = Thread {
-                let processor = BatchProcessor(
-                    model: model, writer: writer, maxLineLength: configuration.maxLineLength, table: table)
-                while let batch = work.pop() {
-                    processor.process(batch)
-                    ordered.put(batch)
+        let work: @Sendable () -> Void = {
+            let processor = BatchProcessor(
+                model: model, writer: writer, maxLineLength: configuration.maxLineLength, table: table)
+            while true {
+                let batch = free.pop()
+                guard !output.isStopped, source.fill(batch) else {
+                    free.push(batch)
+                    return
                 }
-                threads.leave()
+                processor.process(batch)
+                output.hand(in: batch)
+            }
+        }
+        let others = DispatchGroup()
+        for index in 1..<configuration.threads {
+            others.enter()
+            let thread = Thread {
+                work()
+                others.leave()
             }
             thread.name = "classify-\(index + 1)"
             thread.start()
         }
-
-        let result = WriterResult()
-        threads.enter()
-        let writerThread = Thread {
-            var tally = Tally()
-            var failure: Int32 = 0
-            let header = ByteBuffer(capacity: 128)
-            writer.writeHeader(into: header)
-            failure = writeAll(outputFD, header.bytes)
-            var lastProgress = monotonicSeconds()
-            var sequence = 0
-            while let batch = ordered.take(sequence) {
-                sequence += 1
-                if failure == 0 {
-                    failure = writeAll(outputFD, batch.output.bytes)
-                    if failure == 0 { tally += batch.tally } else { result.stop() }
-                }
-                free.push(batch)
-                if configuration.showsProgress {
-                    let now = monotonicSeconds()
-                    if now - lastProgress >= 0.25 {
-                        lastProgress = now
-                        writeToStandardError("\r\u{1B}[K" + Summary.progress(tally, seconds: now - start))
-                    }
-                }
-            }
-            if configuration.showsProgress { writeToStandardError("\r\u{1B}[K") }
-            result.finish(tally: tally, writeError: failure == 0 ? nil : failure)
-            threads.leave()
-        }
-        writerThread.name = "classify-writer"
-        writerThread.start()
-
-        // The calling thread reads.
-        var sequence = 0
-        var inputFailure: LineReader.Failure?
-        while !result.isStopped, let batch = free.pop() {
-            do {
-                guard try reader.fill(batch) else {
-                    free.push(batch)
-                    break
-                }
-            } catch {
-                inputFailure = error
-                free.push(batch)
-                break
-            }
-            batch.sequence = sequence
-            sequence += 1
-            work.push(batch)
-        }
-        work.close()
-        ordered.finish(total: sequence)
-        threads.wait()
+        work()
+        others.wait()
+        output.finish()
 
         return Outcome(
-            tally: result.tally, seconds: monotonicSeconds() - start,
-            inputFailure: inputFailure, writeError: result.writeError)
-    }
-}
-
-extension ClassifyPipeline {
-    /// `run(inputs:outputFD:)` on the calling thread alone.
-    private func runInline(inputs: [LineReader.Input], outputFD: Int32) -> Outcome {
-        let configuration = self.configuration
-        let start = monotonicSeconds()
-        let reader = LineReader(
-            inputs: inputs, maxLineLength: configuration.maxLineLength,
-            blockSize: configuration.blockSize, maxLines: configuration.batchLines)
-        let inputCapacity = max(configuration.blockSize, configuration.maxLineLength + 2) + configuration.blockSize + 4096
-        let batch = Batch(inputCapacity: inputCapacity, lineCapacity: configuration.batchLines)
-        let writer = RecordWriter(format: configuration.format)
-        let processor = BatchProcessor(
-            model: model, writer: writer, maxLineLength: configuration.maxLineLength,
-            table: model.makeTokenTable(bits: Self.tokenTableBits))
-        var tally = Tally()
-        var inputFailure: LineReader.Failure?
-        let header = ByteBuffer(capacity: 128)
-        writer.writeHeader(into: header)
-        var failure = writeAll(outputFD, header.bytes)
-        var lastProgress = start
-        while failure == 0 {
-            do {
-                guard try reader.fill(batch) else { break }
-            } catch {
-                inputFailure = error
-                break
-            }
-            processor.process(batch)
-            failure = writeAll(outputFD, batch.output.bytes)
-            if failure == 0 { tally += batch.tally }
-            if configuration.showsProgress {
-                let now = monotonicSeconds()
-                if now - lastProgress >= 0.25 {
-                    lastProgress = now
-                    writeToStandardError("\r\u{1B}[K" + Summary.progress(tally, seconds: now - start))
-                }
-            }
-        }
-        if configuration.showsProgress { writeToStandardError("\r\u{1B}[K") }
-        return Outcome(
-            tally: tally, seconds: monotonicSeconds() - start,
-            inputFailure: inputFailure, writeError: failure == 0 ? nil : failure)
-    }
-}
-
-/// What the writer thread reports back, and its stop signal to the reader.
-private final class WriterResult: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stopped = false
-    private(set) var tally = Tally()
-    private(set) var writeError: Int32?
-
-    var isStopped: Bool { lock.withLock { stopped } }
-
-    func stop() { lock.withLock { stopped = true } }
-
-    func finish(tally: Tally, writeError: Int32?) {
-        lock.withLock {
-            self.tally = tally
-            self.writeError = writeError
-        }
+            tally: output.tally, seconds: monotonicSeconds() - start,
+            inputFailure: source.failure, writeError: output.writeError)
     }
 }

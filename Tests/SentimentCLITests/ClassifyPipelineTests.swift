@@ -2,9 +2,9 @@ import Foundation
 import Sentiment
 import Testing
 
-/// The pipeline's two ways of running — threads (a reader, workers, an
-/// ordered writer) and one loop on the calling thread, which the command
-/// takes when the process has a single core — write the same bytes.
+/// The pipeline writes the same records, in input order, with any number of
+/// workers (each reads, classifies and writes for itself), and stops cleanly
+/// at a failed write or an unreadable input.
 @Suite("Classify pipeline")
 struct ClassifyPipelineTests {
     static let model: SentimentModel? = try? SentimentModel.loadDefault()
@@ -53,7 +53,7 @@ struct ClassifyPipelineTests {
 
     /// Runs the pipeline over `input` (written to a file), its output to a file.
     private func run(
-        _ model: SentimentModel, _ input: [UInt8], threads: Int, inline: Bool, format: OutputFormat = .jsonl
+        _ model: SentimentModel, _ input: [UInt8], threads: Int, format: OutputFormat = .jsonl
     ) throws -> Run {
         let folder = try TemporaryFolder("pipeline")
         let inputURL = folder.appendingPathComponent("in.txt")
@@ -66,39 +66,34 @@ struct ClassifyPipelineTests {
         configuration.maxLineLength = 300
         configuration.blockSize = 512
         configuration.batchLines = 7
-        configuration.runsInline = inline
         let outcome = ClassifyPipeline(model: model, configuration: configuration)
             .run(inputs: [.file(inputURL.path)], outputFD: fd)
         return Run(output: Array(try Data(contentsOf: outputURL)), outcome: outcome)
     }
 
-    @Test("One loop writes the same records as the threads, in every format",
+    @Test("One, two and three workers write the same records in input order, in every format",
           arguments: [OutputFormat.jsonl, .tsv, .csv])
-    func inlineMatchesThreads(format: OutputFormat) throws {
+    func workersAgree(format: OutputFormat) throws {
         let model = try #require(Self.model)
-        let input = Self.input(lines: 200)
-        let inline = try run(model, input, threads: 1, inline: true, format: format)
-        let threaded = try run(model, input, threads: 1, inline: false, format: format)
-        let two = try run(model, input, threads: 2, inline: false, format: format)
-        #expect(inline.outcome.tally.records == 200)
-        #expect(inline.outcome.tally.errors > 0)  // the malformed JSON and the long lines at least
-        expectSameOutput(inline, threaded)
-        expectSameOutput(inline, two)
-        #expect(inline.outcome.tally == threaded.outcome.tally)
-        #expect(inline.outcome.inputFailure == nil && inline.outcome.writeError == nil)
+        let input = Self.input(lines: 500)
+        let one = try run(model, input, threads: 1, format: format)
+        #expect(one.outcome.tally.records == 500)
+        #expect(one.outcome.tally.errors > 0)  // the malformed JSON and the long lines at least
+        #expect(one.outcome.inputFailure == nil && one.outcome.writeError == nil)
+        for threads in [2, 3] {
+            let many = try run(model, input, threads: threads, format: format)
+            expectSameOutput(one, many)
+            #expect(many.outcome.tally == one.outcome.tally)
+        }
+        // The line numbers come out in order (JSON Lines and TSV/CSV alike start with it).
+        let numbers = one.lines.dropFirst(format == .jsonl ? 0 : 1).filter { !$0.isEmpty }.map { line in
+            Int(line.drop { !$0.isNumber }.prefix { $0.isNumber })
+        }
+        #expect(numbers == (1...500).map { $0 })
     }
 
-    @Test("One loop ignores the setting with more than one worker")
-    func inlineNeedsOneWorker() throws {
-        let model = try #require(Self.model)
-        let input = Self.input(lines: 50)
-        let two = try run(model, input, threads: 2, inline: true)
-        let threaded = try run(model, input, threads: 1, inline: false)
-        expectSameOutput(two, threaded)
-    }
-
-    @Test("One loop stops at a failed write and reports its errno")
-    func inlineWriteFailure() throws {
+    @Test("A failed write stops the run and is reported with its errno", arguments: [1, 2])
+    func writeFailure(threads: Int) throws {
         let model = try #require(Self.model)
         let fd = open("/dev/full", O_WRONLY)
         try #require(fd >= 0)
@@ -106,16 +101,15 @@ struct ClassifyPipelineTests {
         let folder = try TemporaryFolder("pipeline")
         let inputURL = folder.appendingPathComponent("in.txt")
         try Data(Self.input(lines: 100)).write(to: inputURL)
-        var configuration = ClassifyPipeline.Configuration(threads: 1, format: .jsonl)
-        configuration.runsInline = true
+        let configuration = ClassifyPipeline.Configuration(threads: threads, format: .jsonl)
         let outcome = ClassifyPipeline(model: model, configuration: configuration)
             .run(inputs: [.file(inputURL.path)], outputFD: fd)
         #expect(outcome.writeError == ENOSPC)
         #expect(outcome.tally.records == 0)
     }
 
-    @Test("One loop reports an input it cannot read, after the inputs before it")
-    func inlineInputFailure() throws {
+    @Test("An input that cannot be read is reported after the records of the inputs before it", arguments: [1, 2])
+    func inputFailure(threads: Int) throws {
         let model = try #require(Self.model)
         let folder = try TemporaryFolder("pipeline")
         let inputURL = folder.appendingPathComponent("in.txt")
@@ -124,8 +118,7 @@ struct ClassifyPipelineTests {
         let fd = open(outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         try #require(fd >= 0)
         defer { close(fd) }
-        var configuration = ClassifyPipeline.Configuration(threads: 1, format: .jsonl)
-        configuration.runsInline = true
+        let configuration = ClassifyPipeline.Configuration(threads: threads, format: .jsonl)
         let outcome = ClassifyPipeline(model: model, configuration: configuration)
             .run(inputs: [.file(inputURL.path), .file(folder.appendingPathComponent("missing.txt").path)], outputFD: fd)
         #expect(outcome.inputFailure != nil)

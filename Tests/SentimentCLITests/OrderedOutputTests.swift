@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// Batches handed in out of order, from several threads at once, come out in
+/// sequence; a failed write stops the writing and the count, and every
+/// batch goes back to the free pool either way.
+@Suite("Ordered output")
+struct OrderedOutputTests {
+    /// `count` batches whose output is "<sequence>\n", one record each.
+    private func batches(_ count: Int) -> [Batch] {
+        (0..<count).map { k in
+            let batch = Batch(inputCapacity: 16, lineCapacity: 1)
+            batch.sequence = k
+            batch.output.append(String(k) + "\n")
+            batch.tally.records = 1
+            return batch
+        }
+    }
+
+    /// Hands `batches` in, shuffled, from four threads at once.
+    private func handIn(_ batches: [Batch], to output: OrderedOutput) {
+        let shuffled = batches.shuffled()
+        DispatchQueue.concurrentPerform(iterations: 4) { part in
+            for batch in shuffled[(part * shuffled.count / 4)..<((part + 1) * shuffled.count / 4)] {
+                output.hand(in: batch)
+            }
+        }
+    }
+
+    @Test("Batches handed in out of order by four threads are written in sequence")
+    func writesInSequence() throws {
+        let folder = try TemporaryFolder("ordered")
+        let url = folder.appendingPathComponent("out.txt")
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try #require(fd >= 0)
+        let free = BlockingQueue<Batch>()
+        let output = OrderedOutput(fd: fd, free: free, progressSince: nil)
+        output.writeHeader(UnsafeRawBufferPointer(start: "head\n", count: 5))
+        let all = batches(2_000)
+        handIn(all, to: output)
+        close(fd)
+        let expected = "head\n" + (0..<2_000).map { "\($0)\n" }.joined()
+        #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == expected)
+        #expect(output.tally.records == 2_000)
+        #expect(output.writeError == nil && !output.isStopped)
+        let returned = Set((0..<2_000).map { _ in ObjectIdentifier(free.pop()) })
+        #expect(returned == Set(all.map(ObjectIdentifier.init)))
+    }
+
+    @Test("A batch that waits for an earlier one is not written before it")
+    func waitsForTheGap() throws {
+        let folder = try TemporaryFolder("ordered")
+        let url = folder.appendingPathComponent("out.txt")
+        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let output = OrderedOutput(fd: fd, free: BlockingQueue<Batch>(), progressSince: nil)
+        let all = batches(3)
+        output.hand(in: all[2])
+        output.hand(in: all[1])
+        #expect(try Data(contentsOf: url).isEmpty)
+        #expect(output.tally.records == 0)
+        output.hand(in: all[0])
+        #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == "0\n1\n2\n")
+        #expect(output.tally.records == 3)
+    }
+
+    @Test("After a failed write nothing more is written or counted, and the workers are told to stop")
+    func failedWrite() throws {
+        let fd = open("/dev/full", O_WRONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let free = BlockingQueue<Batch>()
+        let output = OrderedOutput(fd: fd, free: free, progressSince: nil)
+        let all = batches(50)
+        handIn(all, to: output)
+        #expect(output.writeError == ENOSPC)
+        #expect(output.isStopped)
+        #expect(output.tally.records == 0)
+        let returned = Set((0..<50).map { _ in ObjectIdentifier(free.pop()) })
+        #expect(returned.count == 50)
+    }
+}
