@@ -191,4 +191,74 @@ struct TokenTableTests {
             _ = shipped.makeWorkspace(sharing: other.makeTokenTable(bits: 4))
         }
     }
+
+    // MARK: Two slots a key
+
+    /// Keys of a 12-slot table (bits 4) whose home is `home`, found by
+    /// walking the low 32 bits, which alone pick the home.
+    private static func keys(home: Int, count: Int, in table: TokenTable) -> [UInt64] {
+        var found: [UInt64] = []
+        var low: UInt64 = 1
+        while found.count < count {
+            let key = UInt64(found.count + 1) << 40 | low
+            if table.slots.slotIndex(for: key) == home { found.append(key) }
+            low += 0x0100_0000
+        }
+        return found
+    }
+
+    /// The slot that holds `key`'s entry, if one does.
+    private static func slotHolding(_ key: UInt64, in table: TokenTable) -> Int? {
+        (0..<table.capacity).first { table.entry(at: $0).key == key }
+    }
+
+    @Test("A key goes home; a second key of the same home goes to the partner, and both are found")
+    func secondKeyGoesToPartner() {
+        let table = TokenTable(bits: 4)
+        #expect(table.capacity == 12)
+        let (a, b) = { (k: [UInt64]) in (k[0], k[1]) }(Self.keys(home: 6, count: 2, in: table))
+        table.slots.insert(Self.entry(a))
+        table.slots.insert(Self.entry(b))
+        #expect(Self.slotHolding(a, in: table) == 6)
+        #expect(Self.slotHolding(b, in: table) == 7)
+        var e = TokenTable.Entry()
+        #expect(table.slots.lookup(a, into: &e) && Self.isEntry(e, of: a))
+        #expect(table.slots.lookup(b, into: &e) && Self.isEntry(e, of: b))
+        // The pair of slot 7 is slot 6 too: a key at home in 7 looks in 6 second.
+        #expect(table.slots.partner(of: 7) == 6 && table.slots.partner(of: 6) == 7)
+    }
+
+    @Test("A guest gives its slot up to the key whose home it is, and a third key of a full pair replaces the home one")
+    func guestsGiveWay() {
+        let table = TokenTable(bits: 4)
+        let six = Self.keys(home: 6, count: 3, in: table)
+        let seven = Self.keys(home: 7, count: 1, in: table)[0]
+        table.slots.insert(Self.entry(six[0]))
+        table.slots.insert(Self.entry(six[1]))  // a guest in 7
+        table.slots.insert(Self.entry(seven))  // home 7 holds a guest: it takes 7
+        #expect(Self.slotHolding(six[0], in: table) == 6)
+        #expect(Self.slotHolding(seven, in: table) == 7)
+        #expect(Self.slotHolding(six[1], in: table) == nil)
+        // Both slots hold their own keys: a third key of home 6 replaces 6's.
+        table.slots.insert(Self.entry(six[2]))
+        #expect(Self.slotHolding(six[2], in: table) == 6)
+        #expect(Self.slotHolding(six[0], in: table) == nil)
+        #expect(Self.slotHolding(seven, in: table) == 7)
+        var e = TokenTable.Entry()
+        #expect(!table.slots.lookup(six[0], into: &e))
+    }
+
+    @Test("In a table of an odd number of slots the last one has no partner")
+    func lastSlotOfOddTableIsAlone() {
+        let table = TokenTable(bits: 2)
+        #expect(table.capacity == 3)
+        #expect(table.slots.partner(of: 2) == 2)
+        #expect(table.slots.partner(of: 0) == 1 && table.slots.partner(of: 1) == 0)
+        let keys: [UInt64] = [UInt64(1) << 40 | 0xC000_0000, UInt64(2) << 40 | 0xC000_0001]
+        #expect(keys.map { table.slots.slotIndex(for: $0) } == [2, 2])
+        table.slots.insert(Self.entry(keys[0]))
+        table.slots.insert(Self.entry(keys[1]))
+        #expect(Self.slotHolding(keys[1], in: table) == 2)
+        #expect(Self.slotHolding(keys[0], in: table) == nil)
+    }
 }

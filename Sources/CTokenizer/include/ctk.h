@@ -348,6 +348,11 @@ static inline bool ctk_seqlock_read_key(const void *slot, size_t key_word, uint6
     return ctk__seqlock_read(slot, key_word, key, out, words);
 }
 
+/** Word `word` of a slot, read once (relaxed), without the lock: a hint only. */
+static inline uint64_t ctk_seqlock_peek(const void *slot, size_t word) {
+    return __atomic_load_n(&((const uint64_t *)slot)[word], __ATOMIC_RELAXED);
+}
+
 /** Copies the slot, whatever it holds, as `ctk_seqlock_read_key` does. */
 static inline bool ctk_seqlock_read(const void *slot, void *out, size_t words) {
     return ctk__seqlock_read(slot, 0, 0, out, words);

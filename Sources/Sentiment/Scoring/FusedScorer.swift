@@ -77,7 +77,7 @@ struct FusedScorer: Sendable {
         ctk_token_keys(tokens, count, contrastFrom, table.capacity, FeatureHash.Namespace.bigram.rawValue,
                        extractor.bucketMask, keys, slotIndexes, bigrams ? bigramRows : nil)
         for i in 0..<count {
-            table.prefetch(slot: slotIndexes[i])
+            table.prefetchPair(of: slotIndexes[i])
             if bigrams, i >= 1 { Self.prefetchRow(weights + bigramRows[i]) }
         }
 

@@ -12,16 +12,28 @@ import CTokenizer
 /// gathers from the 6 MiB weight table per tweet into a dozen lookups,
 /// prefetched.
 ///
-/// The table is direct-mapped, one entry (48 bytes) to a 64-byte cache line,
-/// so a lookup reads one line and a tweet's tokens are fetched with one
-/// prefetch each. A table "of `bits`" takes the memory that 2^bits entries
-/// of 48 bytes would and holds three quarters as many, 3·2^bits/4; a key's
-/// slot is its low 32 bits scaled to that count (a multiplication and a
-/// shift). It was two-way set-associative, 2^bits entries in sets of 96
-/// bytes that spanned two lines: the direct-mapped table of the same memory
-/// ran `sentiment classify` 2–3% faster on one core, and 5% faster on a
-/// dump with 300,000 more distinct words, its fills notwithstanding
-/// (*Docs/performance.md*).
+/// Each entry (48 bytes) has a 64-byte cache line of its own, its slot. A
+/// table "of `bits`" takes the memory that 2^bits entries of 48 bytes would
+/// and holds three quarters as many, 3·2^bits/4. A key's home slot is its
+/// low 32 bits scaled to that count (a multiplication and a shift), and the
+/// key may be there or in the home's partner, the other slot of the same
+/// 128-byte pair (`partner(of:)`): the table is two-way set-associative,
+/// each set two adjacent lines, and a tweet's tokens are fetched with two
+/// prefetches each.
+///
+/// A new key goes home, unless home holds a key whose home it is (then to the
+/// partner, unless the partner holds its own key: then home again, in place
+/// of the key there). So a key lives at home whenever it can and at its
+/// partner only when two keys share a home. On the 1M-tweet dump (83,000
+/// distinct keys in 196,608 slots) this took the fills from 444,000 to
+/// 170,000 and ran one core 5–6% faster and both cores 5% faster than the
+/// direct-mapped table of the same memory it replaced; on a dump with a
+/// third of its words drawn from 400,000 random ones, where no table of this
+/// size holds the vocabulary, 2% slower (*Docs/performance.md*). Fetching
+/// only the home line paid the same on the first dump and lost 16% on the
+/// second: a key not at home waited for its partner's line. (An earlier
+/// two-way table, sets of two 48-byte entries in 96 bytes that straddled
+/// lines, had run 2–3% slower than direct-mapped.)
 ///
 /// Entries are keyed by a 64-bit mix of (hash, kind, negated, in a "but"
 /// scope). The model itself sees words only through their 64-bit hashes, so
@@ -168,37 +180,65 @@ public final class TokenTable: @unchecked Sendable {
             (memory + index &* Self.slotBytes).assumingMemoryBound(to: Entry.self)
         }
 
-        /// The slot a key may occupy: its low 32 bits scaled to the capacity.
-        /// (The key is a strong hash, its low bits as well spread as any.)
+        /// A key's home slot: its low 32 bits scaled to the capacity. (The key
+        /// is a strong hash, its low bits as well spread as any.)
         @inline(__always)
         func slotIndex(for key: UInt64) -> Int {
             ctk_slot_index(key, capacity)
         }
 
-        /// The slot of `key` (`slotIndex(for:)`).
+        /// The home slot of `key` (`slotIndex(for:)`).
         @inline(__always)
         func slot(for key: UInt64) -> UnsafeMutablePointer<Entry> {
             slot(slotIndex(for: key))
         }
 
-        /// Starts fetching slot `index`.
+        /// Starts fetching the two slots a key whose home is `index` may be in.
         @inline(__always)
-        func prefetch(slot index: Int) {
+        func prefetchPair(of index: Int) {
             ctk_prefetch(slot(index))
+            ctk_prefetch(slot(partner(of: index)))
+        }
+
+        /// The other slot of the pair `index` is in (`index` itself when the
+        /// capacity is odd and it is the last).
+        @inline(__always)
+        func partner(of index: Int) -> Int {
+            let other = index ^ 1
+            return other < capacity ? other : index
         }
 
         /// Copies the entry of `key` into `entry`; false if the table has none.
         @inline(__always)
         func lookup(_ key: UInt64, into entry: inout Entry) -> Bool {
-            read(slot(for: key), key: key, into: &entry)
+            let home = slotIndex(for: key)
+            if read(slot(home), key: key, into: &entry) { return true }
+            return read(slot(partner(of: home)), key: key, into: &entry)
         }
 
-        /// Keeps `entry` in its slot, in place of whatever the slot held.
+        /// Keeps `entry` in its home slot, or in the home's partner.
         @inline(never)
         func insert(_ entry: Entry) {
-            let slot = slot(for: entry.key)
+            let slot = slot(placement(of: entry.key))
             var claimed: UInt64 = 0
             if claim(slot, &claimed) { publish(entry, in: slot, claimed: claimed) }
+        }
+
+        /// Where a new key goes: home, unless home holds a key whose home it
+        /// is; then the partner, unless the partner holds its own; then home.
+        /// The keys are read without the lock (`ctk_seqlock_peek`): a key
+        /// changing meanwhile only places this one less well, and the slot
+        /// is claimed as ever. Two threads filling the same key may put it in
+        /// both slots of its pair; the two entries are the same.
+        @inline(__always)
+        func placement(of key: UInt64) -> Int {
+            let home = slotIndex(for: key)
+            let other = partner(of: home)
+            let resident = ctk_seqlock_peek(UnsafeRawPointer(slot(home)), Self.keyWord)
+            if resident == 0 || slotIndex(for: resident) != home { return home }
+            let neighbour = ctk_seqlock_peek(UnsafeRawPointer(slot(other)), Self.keyWord)
+            if neighbour == 0 || slotIndex(for: neighbour) != other { return other }
+            return home
         }
 
         // MARK: The sequence lock of a slot
