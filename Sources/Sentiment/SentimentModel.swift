@@ -180,43 +180,13 @@ public struct SentimentModel: Sendable {
         var results = [Prediction]()
         results.reserveCapacity(texts.count)
         var start = 0
-        // Whether the workspace's current tokens and first pass are of text i already.
-        var prepared = false
         while start < texts.count {
             let end = min(start + workspace.batchCapacity, texts.count)
-            for i in start..<end {
-                let bytes = texts[i]
-                guard bytes.count <= TextSegments.wholeLimit else {
-                    featurizeSegments(bytes, row: i - start, workspace: workspace)
-                    prepared = false
-                    continue
-                }
-                if !prepared { prepare(bytes, tokens: workspace.tokens, pass: workspace.pass, workspace: workspace) }
-                // The next text's first pass before this one's sum, so that
-                // its fetches from memory run during the sum and the next
-                // tokenizing (Docs/performance.md).
-                prepared = i + 1 < texts.count && texts[i + 1].count <= TextSegments.wholeLimit
-                if prepared {
-                    prepare(texts[i + 1], tokens: workspace.nextTokens, pass: workspace.nextPass, workspace: workspace)
-                }
-                let row = i - start
-                let language = fused.sum(workspace.tokens, pass: workspace.pass, cache: workspace.cache,
-                                         logits: workspace.logits + 3 * row,
-                                         dense: workspace.dense + row * DenseFeature.count)
-                workspace.languages[row] = languageDetector.sparingNames(language, buffer: workspace.tokens, source: bytes)
-                if prepared { workspace.advance() }
-            }
+            for i in start..<end { featurize(texts[i], row: i - start, workspace: workspace) }
             finishBatch(rows: end - start, workspace: workspace, into: &results)
             start = end
         }
         return results
-    }
-
-    /// Tokenizes `bytes` into `tokens` and runs the scorer's first pass into `pass`.
-    @inline(__always)
-    private func prepare(_ bytes: UnsafeRawBufferPointer, tokens: TokenBuffer, pass: FirstPass, workspace: Workspace) {
-        tokens.tokenize(bytes, options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
-        fused.prepare(tokens, pass: pass, cache: workspace.cache)
     }
 
     /// Classifies the texts of an asynchronous sequence as they arrive, one
@@ -242,7 +212,7 @@ public struct SentimentModel: Sendable {
             return
         }
         workspace.tokens.tokenize(bytes, options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
-        let language = fused.score(workspace.tokens, pass: workspace.pass, cache: workspace.cache,
+        let language = fused.score(workspace.tokens, cache: workspace.cache,
                                    logits: workspace.logits + 3 * row,
                                    dense: workspace.dense + row * DenseFeature.count)
         workspace.languages[row] = languageDetector.sparingNames(language, buffer: workspace.tokens, source: bytes)
@@ -265,8 +235,7 @@ public struct SentimentModel: Sendable {
             let partLogits = part.baseAddress!, partDense = part.baseAddress! + 3
             for segment in TextSegments.segments(of: bytes) {
                 workspace.tokens.tokenize(UnsafeRawBufferPointer(rebasing: bytes[segment.range]), options: options, seed: seed)
-                _ = fused.score(workspace.tokens, pass: workspace.pass, cache: workspace.cache,
-                                logits: partLogits, dense: partDense)
+                _ = fused.score(workspace.tokens, cache: workspace.cache, logits: partLogits, dense: partDense)
                 for c in 0..<3 { logits[c] += segment.weight * partLogits[c] }
                 for j in 0..<DenseFeature.count { dense[j] += segment.weight * partDense[j] }
             }

@@ -32,71 +32,23 @@ struct FusedScorer: Sendable {
 
     /// Scores the tokens in `buffer`: writes the bias plus the sparse part of
     /// the scores to `logits` (3 floats), the raw dense values to `dense`, and
-    /// returns the text's language. `prepare` then `sum`.
+    /// returns the text's language.
     @inline(__always)
-    func score(_ buffer: TokenBuffer, pass: FirstPass, cache: TokenCache,
+    func score(_ buffer: TokenBuffer, cache: TokenCache,
                logits: UnsafeMutablePointer<Float>, dense: UnsafeMutablePointer<Float>) -> Language {
-        prepare(buffer, pass: pass, cache: cache)
-        return sum(buffer, pass: pass, cache: cache, logits: logits, dense: dense)
-    }
-
-    /// The first pass over the tokens in `buffer`: every token's key and
-    /// cache slot and every bigram's row into `pass` (`ctk_token_keys`, eight
-    /// tokens at a time where the processor can), then each fetch started at
-    /// once so the loads from memory overlap. The fetches run on while the
-    /// caller does other work before `sum`: the command line's workers
-    /// prepare the next tweet before they sum this one.
-    @inline(__always)
-    func prepare(_ buffer: TokenBuffer, pass: FirstPass, cache: TokenCache) {
-        let settings = extractor.settings
-        let count = buffer.count
-        let tokens = buffer.tokens
-        pass.reserve(count)
-        // The tokens from `contrastFrom` on are in a "but" scope (`contrastWords`).
-        var contrastFrom = count
-        if settings.contrastWords {
-            for i in 0..<count where FeatureExtractor.opensContrast(tokens[i], text: buffer.textBytes(of: i)) {
-                contrastFrom = i + 1
-                break
-            }
-        }
-        pass.contrastFrom = contrastFrom
-        let table = cache.slots
-        let bigrams = settings.wordNgrams >= 2
-        let slotIndexes = pass.slotIndexes, bigramRows = pass.bigramRows
-        ctk_token_keys(tokens, count, contrastFrom, table.capacity, FeatureHash.Namespace.bigram.rawValue,
-                       extractor.bucketMask, pass.keys, slotIndexes, bigrams ? bigramRows : nil)
-        scoring.sparse.values.withUnsafeBufferPointer { values in
-            let weights = values.baseAddress!
-            for i in 0..<count {
-                table.prefetchPair(of: slotIndexes[i])
-                if bigrams, i >= 1 { Self.prefetchRow(weights + bigramRows[i]) }
-            }
-        }
-    }
-
-    /// The second pass over the tokens in `buffer`, after `prepare` filled
-    /// `pass`: writes the bias plus the sparse part of the scores to
-    /// `logits` (3 floats), the raw dense values to `dense`, and returns the
-    /// text's language.
-    @inline(__always)
-    func sum(_ buffer: TokenBuffer, pass: FirstPass, cache: TokenCache,
-             logits: UnsafeMutablePointer<Float>, dense: UnsafeMutablePointer<Float>) -> Language {
         scoring.sparse.values.withUnsafeBufferPointer { weights in
             // One slot per stopword language, and one more that counts the
             // other tokens (so the loop counts every token without a branch).
             withUnsafeTemporaryAllocation(of: Int.self, capacity: languageDetector.languageCount + 1) { hits in
                 hits.initialize(repeating: 0)
-                return sum(buffer, pass: pass, cache: cache, weights: weights.baseAddress!, hits: hits,
-                           logits: logits, dense: dense)
+                return score(buffer, cache: cache, weights: weights.baseAddress!, hits: hits, logits: logits, dense: dense)
             }
         }
     }
 
     @inline(__always)
-    private func sum(_ buffer: TokenBuffer, pass: FirstPass, cache: TokenCache, weights: UnsafePointer<Int16>,
-                     hits: UnsafeMutableBufferPointer<Int>, logits: UnsafeMutablePointer<Float>,
-                     dense: UnsafeMutablePointer<Float>) -> Language {
+    private func score(_ buffer: TokenBuffer, cache: TokenCache, weights: UnsafePointer<Int16>,
+                       hits: UnsafeMutableBufferPointer<Int>, logits: UnsafeMutablePointer<Float>, dense: UnsafeMutablePointer<Float>) -> Language {
         let settings = extractor.settings
         let count = buffer.count
         let tokens = buffer.tokens
@@ -106,10 +58,28 @@ struct FusedScorer: Sendable {
         var counts = DenseCounts()
         var accented = 0
         let otherSlot = hits.count - 1
+
+        // Pass 1: every token's key and cache slot and every bigram's row
+        // (`ctk_token_keys`, eight tokens at a time where the processor can),
+        // then each fetch started at once so the loads from memory overlap.
+        cache.reserve(count)
         let table = cache.slots
-        let keys = pass.keys, bigramRows = pass.bigramRows
+        let keys = cache.keys, slotIndexes = cache.slotIndexes, bigramRows = cache.bigramRows
         let bigrams = settings.wordNgrams >= 2
-        let contrastFrom = pass.contrastFrom
+        // The tokens from `contrastFrom` on are in a "but" scope (`contrastWords`).
+        var contrastFrom = count
+        if settings.contrastWords {
+            for i in 0..<count where FeatureExtractor.opensContrast(tokens[i], text: buffer.textBytes(of: i)) {
+                contrastFrom = i + 1
+                break
+            }
+        }
+        ctk_token_keys(tokens, count, contrastFrom, table.capacity, FeatureHash.Namespace.bigram.rawValue,
+                       extractor.bucketMask, keys, slotIndexes, bigrams ? bigramRows : nil)
+        for i in 0..<count {
+            table.prefetchPair(of: slotIndexes[i])
+            if bigrams, i >= 1 { Self.prefetchRow(weights + bigramRows[i]) }
+        }
 
         // Pass 2: sum.
         for i in 0..<count {

@@ -290,17 +290,34 @@ public final class TokenTable: @unchecked Sendable {
 }
 
 /// A workspace's side of the token table: the table (its own or shared) and
-/// the model it was last checked against. Not thread-safe: one per `Workspace`.
+/// the scratch of the tweet being scored. Not thread-safe: one per `Workspace`.
 final class TokenCache {
     /// The table, kept alive; the hot path uses `slots`.
     let table: TokenTable
     let slots: TokenTable.Slots
     /// The model this workspace last checked the table against.
     private var served: ObjectIdentifier?
+    /// Scratch for one tweet (`ctk_token_keys`): each token's key and slot
+    /// in the table, and the weight-row offset of the bigram ending at it.
+    /// Grown by `reserve`.
+    private(set) var keys: UnsafeMutablePointer<UInt64>
+    private(set) var slotIndexes: UnsafeMutablePointer<Int>
+    private(set) var bigramRows: UnsafeMutablePointer<Int>
+    private(set) var scratchCapacity: Int
 
     init(table: TokenTable) {
         self.table = table
         slots = table.slots
+        scratchCapacity = 256
+        keys = .allocate(capacity: scratchCapacity)
+        bigramRows = .allocate(capacity: scratchCapacity)
+        slotIndexes = .allocate(capacity: scratchCapacity)
+    }
+
+    deinit {
+        keys.deallocate()
+        bigramRows.deallocate()
+        slotIndexes.deallocate()
     }
 
     /// Makes the table hold entries of `model` (see `TokenTable.serve`); the
@@ -311,6 +328,19 @@ final class TokenCache {
             table.serve(model)
             served = ObjectIdentifier(model)
         }
+    }
+
+    /// Makes the scratch hold `tokens` tokens.
+    @inline(__always)
+    func reserve(_ tokens: Int) {
+        guard tokens > scratchCapacity else { return }
+        keys.deallocate()
+        bigramRows.deallocate()
+        slotIndexes.deallocate()
+        scratchCapacity = max(tokens, 2 * scratchCapacity)
+        keys = .allocate(capacity: scratchCapacity)
+        bigramRows = .allocate(capacity: scratchCapacity)
+        slotIndexes = .allocate(capacity: scratchCapacity)
     }
 
     /// The key of a token, in a contrast scope or not: never 0 (empty).

@@ -7,12 +7,7 @@ extension SentimentModel {
     public final class Workspace {
         /// Rows scored per `cblas_sgemm` call.
         public let batchCapacity: Int
-        /// The tokens of the text being scored, and its first pass.
-        private(set) var tokens = TokenBuffer()
-        private(set) var pass = FirstPass()
-        /// The same for the next text, prepared before this one is summed.
-        private(set) var nextTokens = TokenBuffer()
-        private(set) var nextPass = FirstPass()
+        let tokens = TokenBuffer()
         var row = SparseRow()
         /// What each distinct token contributes, memoized.
         let cache: TokenCache
@@ -53,13 +48,6 @@ extension SentimentModel {
             dense = .allocate(capacity: batchCapacity * DenseFeature.count)
             logits = .allocate(capacity: batchCapacity * 3)
             languages = Array(repeating: .english, count: batchCapacity)
-        }
-
-        /// Makes the next text's tokens and first pass the current ones.
-        @inline(__always)
-        func advance() {
-            swap(&tokens, &nextTokens)
-            swap(&pass, &nextPass)
         }
 
         deinit {
