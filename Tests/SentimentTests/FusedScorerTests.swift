@@ -66,6 +66,32 @@ struct FusedScorerTests {
         }
     }
 
+    /// `classify(utf8:workspace:)` scores texts in batches (the dense part of
+    /// a batch is one `cblas_sgemm`), reads long texts in segments between
+    /// short ones, and shares one token cache across them. Scored in one
+    /// call, in batches of any size, or one call per text, the texts must
+    /// come out alike.
+    @Test("Texts classified in one call, in batches of any size, score as texts classified one by one",
+          arguments: [(256, 14), (3, 14), (1, 1)])
+    func oneCallAgreesWithOneByOne(batchCapacity: Int, cacheBits: Int) throws {
+        let model = try SentimentModel.loadDefault()
+        // Long and short texts interleaved: a segmented text after a short one and before one.
+        let texts = Self.texts + Self.texts.reversed()
+        let bytes = texts.map { Array($0.utf8) }
+        let alone = bytes.map { text in
+            Fixtures.classify(utf8: [text], model, workspace: SentimentModel.Workspace(batchCapacity: 1, cacheBits: 14))[0]
+        }
+        let together = Fixtures.classify(
+            utf8: bytes, model, workspace: SentimentModel.Workspace(batchCapacity: batchCapacity, cacheBits: cacheBits))
+        #expect(together.count == alone.count)
+        for (text, (a, b)) in zip(texts, zip(alone, together)) {
+            #expect(a.label == b.label && a.language == b.language, "\(text.prefix(60))")
+            for (x, y) in zip(a.probabilities.values, b.probabilities.values) {
+                #expect(abs(x - y) <= 1e-6, "\(text.prefix(60))")
+            }
+        }
+    }
+
     @Test("The fused path scores the shipped model's texts as the feature-by-feature path does")
     func shippedModelAgrees() throws {
         expectAgreement(try SentimentModel.loadDefault(), cacheBits: 14)
