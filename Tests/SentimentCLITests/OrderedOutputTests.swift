@@ -27,20 +27,35 @@ struct OrderedOutputTests {
         }
     }
 
+    /// A new file in a temporary folder, open for writing; both go with it.
+    private final class OutputFile {
+        let folder: TemporaryFolder
+        let fd: Int32
+
+        init() throws {
+            folder = try TemporaryFolder("ordered")
+            fd = open(folder.appendingPathComponent("out.txt").path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            try #require(fd >= 0)
+        }
+
+        deinit { close(fd) }
+
+        /// What was written so far.
+        func text() throws -> String {
+            String(decoding: try Data(contentsOf: folder.appendingPathComponent("out.txt")), as: UTF8.self)
+        }
+    }
+
     @Test("Batches handed in out of order by four threads are written in sequence")
     func writesInSequence() throws {
-        let folder = try TemporaryFolder("ordered")
-        let url = folder.appendingPathComponent("out.txt")
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        try #require(fd >= 0)
+        let file = try OutputFile()
         let free = BlockingQueue<Batch>()
-        let output = OrderedOutput(fd: fd, free: free, progressSince: nil)
-        output.writeHeader(UnsafeRawBufferPointer(start: "head\n", count: 5))
+        let output = OrderedOutput(fd: file.fd, free: free, progressSince: nil)
+        Array("head\n".utf8).withUnsafeBytes { output.writeHeader($0) }
         let all = batches(2_000)
         handIn(all, to: output)
-        close(fd)
         let expected = "head\n" + (0..<2_000).map { "\($0)\n" }.joined()
-        #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == expected)
+        #expect(try file.text() == expected)
         #expect(output.tally.records == 2_000)
         #expect(output.writeError == nil && !output.isStopped)
         let returned = Set((0..<2_000).map { _ in ObjectIdentifier(free.pop()) })
@@ -49,19 +64,15 @@ struct OrderedOutputTests {
 
     @Test("A batch that waits for an earlier one is not written before it")
     func waitsForTheGap() throws {
-        let folder = try TemporaryFolder("ordered")
-        let url = folder.appendingPathComponent("out.txt")
-        let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        try #require(fd >= 0)
-        defer { close(fd) }
-        let output = OrderedOutput(fd: fd, free: BlockingQueue<Batch>(), progressSince: nil)
+        let file = try OutputFile()
+        let output = OrderedOutput(fd: file.fd, free: BlockingQueue<Batch>(), progressSince: nil)
         let all = batches(3)
         output.hand(in: all[2])
         output.hand(in: all[1])
-        #expect(try Data(contentsOf: url).isEmpty)
+        #expect(try file.text().isEmpty)
         #expect(output.tally.records == 0)
         output.hand(in: all[0])
-        #expect(String(decoding: try Data(contentsOf: url), as: UTF8.self) == "0\n1\n2\n")
+        #expect(try file.text() == "0\n1\n2\n")
         #expect(output.tally.records == 3)
     }
 
