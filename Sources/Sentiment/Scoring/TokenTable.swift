@@ -26,14 +26,14 @@ import CTokenizer
 /// of the key there). So a key lives at home whenever it can and at its
 /// partner only when two keys share a home. On the 1M-tweet dump (83,000
 /// distinct keys in 196,608 slots) this took the fills from 444,000 to
-/// 170,000 and ran one core 5–6% faster and both cores 5% faster than the
+/// 170,000 and ran one core 5–7% faster and both cores 5–6% faster than the
 /// direct-mapped table of the same memory it replaced; on a dump with a
 /// third of its words drawn from 400,000 random ones, where no table of this
-/// size holds the vocabulary, 2% slower (*Docs/performance.md*). Fetching
-/// only the home line paid the same on the first dump and lost 16% on the
-/// second: a key not at home waited for its partner's line. (An earlier
-/// two-way table, sets of two 48-byte entries in 96 bytes that straddled
-/// lines, had run 2–3% slower than direct-mapped.)
+/// size holds the vocabulary, the two ran alike (−2% and +1.6% in two sets,
+/// *Docs/performance.md*). Fetching only the home line paid the same on the
+/// first dump and lost 16% on the second: a key not at home waited for its
+/// partner's line. (An earlier two-way table, sets of two 48-byte entries in
+/// 96 bytes that straddled lines, had run 2–3% slower than direct-mapped.)
 ///
 /// Entries are keyed by a 64-bit mix of (hash, kind, negated, in a "but"
 /// scope). The model itself sees words only through their 64-bit hashes, so
@@ -185,12 +185,6 @@ public final class TokenTable: @unchecked Sendable {
         @inline(__always)
         func slotIndex(for key: UInt64) -> Int {
             ctk_slot_index(key, capacity)
-        }
-
-        /// The home slot of `key` (`slotIndex(for:)`).
-        @inline(__always)
-        func slot(for key: UInt64) -> UnsafeMutablePointer<Entry> {
-            slot(slotIndex(for: key))
         }
 
         /// Starts fetching the two slots a key whose home is `index` may be in.
