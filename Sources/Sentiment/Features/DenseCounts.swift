@@ -55,9 +55,12 @@ struct TokenTraits: OptionSet, Sendable {
 struct DenseCounts {
     private var tokens = 0, allCaps = 0, elongated = 0, exclamations = 0, questions = 0, emphasis = 0
     private var negators = 0, negated = 0, emoji = 0, emoticons = 0, urls = 0, mentions = 0, hashtags = 0
-    private var positiveSum: Float = 0, negativeSum: Float = 0, positiveMax: Float = 0, negativeMax: Float = 0
-    private var positiveLast: Float = 0, negativeLast: Float = 0, positiveCount = 0, negativeCount = 0
-    private var afterContrast: Float = 0
+    /// The lexicon's sums: positive, negative, and (positive − negative) since the last "but".
+    private var sums = SIMD4<Float>()
+    private var maxima = SIMD2<Float>(), last = SIMD2<Float>()
+    /// Tokens scoring above 1, positive and negative (a text longer than
+    /// `TextSegments.wholeLimit` is counted a segment at a time).
+    private var strong = SIMD2<Int32>()
     private var happySigns = 0, sadSigns = 0
     private var lastIsEmphatic = false
 
@@ -65,49 +68,51 @@ struct DenseCounts {
     /// a word the lexicon does not score).
     @inline(__always)
     mutating func add(kind: UInt16, flags: UInt16, traits: TokenTraits, positive: Float, negative: Float) {
-        tokens += 1
-        if flags & UInt16(CTK_FLAG_ALLCAPS) != 0 { allCaps += 1 }
-        if flags & UInt16(CTK_FLAG_ELONGATED) != 0 { elongated += 1 }
-        if flags & UInt16(CTK_FLAG_NEGATOR) != 0 { negators += 1 }
-        if flags & UInt16(CTK_FLAG_NEGATED) != 0 { negated += 1 }
+        tokens &+= 1
+        allCaps &+= flags & UInt16(CTK_FLAG_ALLCAPS) != 0 ? 1 : 0
+        elongated &+= flags & UInt16(CTK_FLAG_ELONGATED) != 0 ? 1 : 0
+        negators &+= flags & UInt16(CTK_FLAG_NEGATOR) != 0 ? 1 : 0
+        negated &+= flags & UInt16(CTK_FLAG_NEGATED) != 0 ? 1 : 0
         lastIsEmphatic = false
         // Words first: most tokens are words, and a test for them predicts
         // better than a jump on the kind.
-        if Int32(kind) == Int32(CTK_WORD.rawValue) {
-            if traits.contains(.but) { afterContrast = 0 }
-        } else {
+        if Int32(kind) != Int32(CTK_WORD.rawValue) {
             switch Int32(kind) {
             case Int32(CTK_PUNCT.rawValue):
-                if traits.contains(.exclamation) { exclamations += 1; lastIsEmphatic = true }
-                if traits.contains(.question) { questions += 1 }
-                if flags & UInt16(CTK_FLAG_EMPHASIS) != 0 { emphasis += 1 }
+                if traits.contains(.exclamation) { exclamations &+= 1; lastIsEmphatic = true }
+                if traits.contains(.question) { questions &+= 1 }
+                if flags & UInt16(CTK_FLAG_EMPHASIS) != 0 { emphasis &+= 1 }
             case Int32(CTK_EMOJI.rawValue):
-                emoji += 1
+                emoji &+= 1
                 lastIsEmphatic = true
-                if traits.contains(.happy) { happySigns += 1 }
-                if traits.contains(.sad) { sadSigns += 1 }
+                if traits.contains(.happy) { happySigns &+= 1 }
+                if traits.contains(.sad) { sadSigns &+= 1 }
             case Int32(CTK_EMOTICON.rawValue):
-                emoticons += 1
+                emoticons &+= 1
                 lastIsEmphatic = true
-                if traits.contains(.happy) { happySigns += 1 }
-                if traits.contains(.sad) { sadSigns += 1 }
-            case Int32(CTK_URL.rawValue): urls += 1
-            case Int32(CTK_USER.rawValue): mentions += 1
-            case Int32(CTK_HASHTAG.rawValue): hashtags += 1
+                if traits.contains(.happy) { happySigns &+= 1 }
+                if traits.contains(.sad) { sadSigns &+= 1 }
+            case Int32(CTK_URL.rawValue): urls &+= 1
+            case Int32(CTK_USER.rawValue): mentions &+= 1
+            case Int32(CTK_HASHTAG.rawValue): hashtags &+= 1
             default: break
             }
         }
-        if positive != 0 || negative != 0 {
-            positiveSum += positive
-            negativeSum += negative
-            positiveMax = max(positiveMax, positive)
-            negativeMax = max(negativeMax, negative)
-            positiveLast = positive
-            negativeLast = negative
-            if positive > 1 { positiveCount += 1 }
-            if negative > 1 { negativeCount += 1 }
-            afterContrast += positive - negative
-        }
+        // The lexicon's tallies side by side in vector lanes, each lane's sum
+        // taken in token order, as one scalar sum each was; and no branch on
+        // whether the lexicon scored the word, which varied from word to word.
+        // A word it does not score has (0, 0), which changes no sum (x + 0 is
+        // x, and no sum here is -0: the scores are never -0) and no maximum
+        // (each starts at 0); only "last" needs the test. (The scores are
+        // never NaN, so `.<` picks what `max` did.)
+        let scores = SIMD2<Float>(positive, negative)
+        let but = Int32(kind) == Int32(CTK_WORD.rawValue) && traits.contains(.but)
+        if but { sums[2] = 0 }
+        sums += SIMD4(positive, negative, positive - negative, 0)
+        maxima = maxima.replacing(with: scores, where: maxima .< scores)
+        let scored = positive != 0 || negative != 0
+        last = scored ? scores : last
+        strong &-= SIMD2<Int32>(truncatingIfNeeded: (scores .> 1)._storage)
     }
 
     /// log(1 + n) of the counts most texts have, computed once by `logf`.
@@ -119,6 +124,9 @@ struct DenseCounts {
     /// Writes the `DenseFeature.count` raw dense values (before standardization).
     @inline(__always)
     func write(to dense: UnsafeMutablePointer<Float>) {
+        let (positiveSum, negativeSum, afterContrast) = (sums[0], sums[1], sums[2])
+        let (positiveMax, negativeMax, positiveLast, negativeLast) = (maxima[0], maxima[1], last[0], last[1])
+        let (positiveCount, negativeCount) = (Int(strong[0]), Int(strong[1]))
         dense.update(repeating: 0, count: DenseFeature.count)
         dense[DenseFeature.allCapsWords.rawValue] = Self.log1p(allCaps)
         dense[DenseFeature.elongatedWords.rawValue] = Self.log1p(elongated)

@@ -93,22 +93,22 @@ struct FusedScorer: Sendable {
 
             // Word group: the token's own features, then the n-grams ending at it.
             w0 += e.word.0; w1 += e.word.1; w2 += e.word.2
-            wordFeatures += Int(e.wordCount)
+            wordFeatures &+= Int(e.wordCount)
             if bigrams, i >= 1 {
                 let b = bigramRows[i]
                 w0 += Float(weights[b]); w1 += Float(weights[b + 1]); w2 += Float(weights[b + 2])
-                wordFeatures += 1
+                wordFeatures &+= 1
                 if settings.wordNgrams >= 3, i >= 2 {
                     let bigram = FeatureHash.combine(tokens[i - 1].hash, token.hash)
                     let t = 3 * Int(extractor.bucket(FeatureHash.feature(.trigram, FeatureHash.combine(tokens[i - 2].hash, bigram))))
                     w0 += Float(weights[t]); w1 += Float(weights[t + 1]); w2 += Float(weights[t + 2])
-                    wordFeatures += 1
+                    wordFeatures &+= 1
                 }
             }
 
             // Character group (zero for tokens other than words).
             c0 += e.char.0; c1 += e.char.1; c2 += e.char.2
-            charFeatures += Int(e.charCount)
+            charFeatures &+= Int(e.charCount)
             // Whether a token is a stopword varies from token to token: count
             // it without a branch, in the spare slot when it is not one.
             let stopword = e.language >= 0
