@@ -58,8 +58,8 @@ struct DenseCounts {
     /// The lexicon's sums: positive, negative, and (positive − negative) since the last "but".
     private var sums = SIMD4<Float>()
     private var maxima = SIMD2<Float>(), last = SIMD2<Float>()
-    /// Tokens scoring above 1, positive and negative (a text longer than
-    /// `TextSegments.wholeLimit` is counted a segment at a time).
+    /// Tokens scoring above 1, positive and negative (32 bits: a text of
+    /// 2^31 tokens would take 64 GiB of tokens alone).
     private var strong = SIMD2<Int32>()
     private var happySigns = 0, sadSigns = 0
     private var lastIsEmphatic = false
