@@ -86,7 +86,7 @@ struct FusedScorer: Sendable {
             let token = tokens[i]
             let key = keys[i]
             var e = TokenTable.Entry()
-            if !table.lookup(key, into: &e) {
+            if !table.lookup(key, home: slotIndexes[i], into: &e) {
                 e = entry(key: key, token: token, contrast: i >= contrastFrom, text: buffer.textBytes(of: i), weights: weights)
                 table.insert(e)
             }

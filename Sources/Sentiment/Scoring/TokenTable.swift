@@ -205,7 +205,15 @@ public final class TokenTable: @unchecked Sendable {
         /// Copies the entry of `key` into `entry`; false if the table has none.
         @inline(__always)
         func lookup(_ key: UInt64, into entry: inout Entry) -> Bool {
-            let home = slotIndex(for: key)
+            lookup(key, home: slotIndex(for: key), into: &entry)
+        }
+
+        /// Copies the entry of `key`, whose home slot is `home`
+        /// (`slotIndex(for: key)`, which `ctk_token_keys` computes for a
+        /// tweet's tokens in its first pass), into `entry`; false if the
+        /// table has none.
+        @inline(__always)
+        func lookup(_ key: UInt64, home: Int, into entry: inout Entry) -> Bool {
             if read(slot(home), key: key, into: &entry) { return true }
             return read(slot(partner(of: home)), key: key, into: &entry)
         }
