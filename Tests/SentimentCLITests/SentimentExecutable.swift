@@ -117,7 +117,8 @@ enum SentimentExecutable {
     /// A `sentiment arguments…` process, not yet started, run from the package root.
     static func process(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Process {
         let process = Process()
-        process.executableURL = try #require(url, "the sentiment executable was not built beside the tests", sourceLocation: sourceLocation)
+        let executable: URL = try #require(url, "the sentiment executable was not built beside the tests", sourceLocation: sourceLocation)
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
         return process
