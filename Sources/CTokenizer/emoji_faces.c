@@ -10,6 +10,12 @@
  * and only when the cluster is that one code point (plus a variation selector
  * or a skin tone): ZWJ sequences and flags stay emoji. The emoticon texts are
  * the canonical spellings emoticon.c writes.
+ *
+ * A smiling face with hearts (😍 😻 🥰) is read by its mouth, not its hearts:
+ * a bare "<3" scores neutral under the shipped model (the 25 neutral tweets of
+ * the 121 training tweets with one leave it a neutral weight of its own),
+ * while ":D" (222 training tweets, 81% positive) and ":)" carry their smile,
+ * so "😍😍😍" alone reads positive. Hearts without a face stay "<3".
  */
 #include "internal.h"
 
@@ -48,7 +54,7 @@ static const ctk_face faces[] = {
     { 0x1F60A, ":)" },  /* 😊 smiling eyes */
     { 0x1F60B, ":p" },  /* 😋 savoring food */
     { 0x1F60C, ":)" },  /* 😌 relieved */
-    { 0x1F60D, "<3" },  /* 😍 heart eyes */
+    { 0x1F60D, ":D" },  /* 😍 heart eyes (a grin: see below) */
     { 0x1F60E, ":)" },  /* 😎 smiling face with sunglasses */
     { 0x1F610, ":|" },  /* 😐 neutral face */
     { 0x1F612, ":/" },  /* 😒 unamused */
@@ -82,7 +88,7 @@ static const ctk_face faces[] = {
     { 0x1F638, ":D" },  /* 😸 grinning cat */
     { 0x1F639, ":D" },  /* 😹 cat with tears of joy */
     { 0x1F63A, ":)" },  /* 😺 smiling cat */
-    { 0x1F63B, "<3" },  /* 😻 cat with heart eyes */
+    { 0x1F63B, ":D" },  /* 😻 cat with heart eyes, grinning */
     { 0x1F63E, ">:(" }, /* 😾 pouting cat */
     { 0x1F63F, ":'(" }, /* 😿 crying cat */
     { 0x1F641, ":(" },  /* 🙁 slightly frowning */
@@ -92,7 +98,7 @@ static const ctk_face faces[] = {
     { 0x1F923, ":D" },  /* 🤣 rolling on the floor laughing */
     { 0x1F929, ":D" },  /* 🤩 star-struck */
     { 0x1F92C, ">:(" }, /* 🤬 symbols over mouth */
-    { 0x1F970, "<3" },  /* 🥰 smiling with hearts */
+    { 0x1F970, ":)" },  /* 🥰 smiling with hearts */
     { 0x1F972, ":')" }, /* 🥲 smiling with a tear */
     { 0x1F9E1, "<3" },  /* 🧡 orange heart */
 };

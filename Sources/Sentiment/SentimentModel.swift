@@ -1,3 +1,4 @@
+import CTokenizer
 import Crypto
 import Foundation
 
@@ -75,7 +76,11 @@ public struct SentimentModel: Sendable {
     }
 
     /// The SHA-256 (hex) of everything in a manifest that decides predictions.
-    static func fingerprint(_ manifest: ModelManifest) -> String {
+    ///
+    /// - Parameter emojiFacesRevision: the tokenizer's emoji-faces table
+    ///   revision (`CTK_EMOJI_FACES_REVISION`), part of the id of a model that
+    ///   reads emoji as emoticons.
+    static func fingerprint(_ manifest: ModelManifest, emojiFacesRevision: Int = Int(CTK_EMOJI_FACES_REVISION)) -> String {
         let f = manifest.features, d = manifest.decision
         let parts: [String] = [
             manifest.weights.sha256.lowercased(),
@@ -92,6 +97,11 @@ public struct SentimentModel: Sendable {
         // A format 1 model's Float weights are quantized as they load: it no
         // longer predicts what the builds that wrote it did.
         + (manifest.formatVersion == 1 ? ["sparse weights quantized to 16 bits"] : [])
+        // The emoji-faces table's revision, for a model that reads emoji as
+        // emoticons: a face read anew changes its predictions. The first
+        // table (revision 1) adds nothing, so the ids from before it stay.
+        + (f.tokenizerOptions & UInt32(CTK_OPT_EMOJI_FACES) != 0 && emojiFacesRevision > 1
+            ? ["emoji faces revision \(emojiFacesRevision)"] : [])
         return SHA256.hash(data: Data(parts.joined(separator: "\n").utf8)).map { String(format: "%02x", $0) }.joined()
     }
 

@@ -1,3 +1,4 @@
+import CTokenizer
 import Foundation
 import Testing
 @testable import Sentiment
@@ -40,7 +41,18 @@ struct ModelFileTests {
         var manifest = model.manifest
         manifest.features.contrastWords.toggle()
         #expect(SentimentModel(manifest: manifest, weights: model.weights, directory: nil).id != model.id)
-        #expect(try SentimentModel.loadDefault().id == "default@1.0.0+713aa855")
+        #expect(try SentimentModel.loadDefault().id == "default@1.0.0+fc6b6ccc")
+    }
+
+    @Test("The model id names the emoji-faces table's revision when the model reads emoji as emoticons, and only then")
+    func idFollowsEmojiFacesRevision() throws {
+        var manifest = try Fixtures.smallModel().manifest
+        manifest.features.tokenizerOptions |= UInt32(CTK_OPT_EMOJI_FACES)
+        let current = SentimentModel.fingerprint(manifest)
+        #expect(SentimentModel.fingerprint(manifest, emojiFacesRevision: Int(CTK_EMOJI_FACES_REVISION) + 1) != current)
+        #expect(SentimentModel.fingerprint(manifest, emojiFacesRevision: 1) != current)
+        manifest.features.tokenizerOptions &= ~UInt32(CTK_OPT_EMOJI_FACES)
+        #expect(SentimentModel.fingerprint(manifest, emojiFacesRevision: 3) == SentimentModel.fingerprint(manifest, emojiFacesRevision: 2))
     }
 
     // MARK: Failures name the file

@@ -96,6 +96,11 @@ typedef enum ctk_kind {
  *  trained on tweets with emoticons but no emoji then score emoji too. Not in
  *  CTK_OPT_DEFAULT; the shipped model's settings turn it on. */
 #define CTK_OPT_EMOJI_FACES (1u << 4)
+/** The revision of CTK_OPT_EMOJI_FACES's table: raised whenever an emoji comes
+ *  to read as another emoticon, since a model's predictions then change. A
+ *  model's id includes it (revision 2: smiling faces with hearts read by their
+ *  smile, "😍" as ":D", no longer as "<3"). */
+#define CTK_EMOJI_FACES_REVISION 2
 /** Everything above except CTK_OPT_DROP_PUNCT and CTK_OPT_EMOJI_FACES:
  *  CTK_OPT_NEGATION | CTK_OPT_ELONGATION | CTK_OPT_ENTITIES. Spelled as one
  *  literal because Swift imports only simple macros (tokenize.c checks it). */
