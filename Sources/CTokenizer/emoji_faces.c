@@ -12,8 +12,8 @@
  * the canonical spellings emoticon.c writes.
  *
  * A smiling face with hearts (😍 😻 🥰) is read by its mouth, not its hearts:
- * a bare "<3" scores neutral under the shipped model (the 25 neutral tweets of
- * the 121 training tweets with one leave it a neutral weight of its own),
+ * a bare "<3" scores neutral under the shipped model (25 of the 121 training
+ * tweets with one are labelled neutral, and its own weight leans neutral),
  * while ":D" (222 training tweets, 81% positive) and ":)" carry their smile,
  * so "😍😍😍" alone reads positive. Hearts without a face stay "<3".
  */
