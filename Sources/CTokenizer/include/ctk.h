@@ -99,7 +99,8 @@ typedef enum ctk_kind {
 /** The revision of CTK_OPT_EMOJI_FACES's table: raised whenever an emoji comes
  *  to read as another emoticon, since a model's predictions then change. A
  *  model's id includes it (revision 2: smiling faces with hearts read by their
- *  smile, "😍" as ":D", no longer as "<3"). */
+ *  smile, "😍" as ":D", no longer as "<3"). EmojiFacesRevisionTests pins the
+ *  table's readings to it, so a changed table fails until it is raised. */
 #define CTK_EMOJI_FACES_REVISION 2
 /** Everything above except CTK_OPT_DROP_PUNCT and CTK_OPT_EMOJI_FACES:
  *  CTK_OPT_NEGATION | CTK_OPT_ELONGATION | CTK_OPT_ENTITIES. Spelled as one
