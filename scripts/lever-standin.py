@@ -2,9 +2,10 @@
 """The scikit-learn stand-in behind the README's last lever measurements.
 
 TF-IDF word 1-2-grams (sublinear) and character 2-5-grams inside words, a
-balanced logistic regression (C 2), the five folds of train.tsv cut in
-tweet-id (time) order as `sentiment train` cuts them; prints the folds'
-macro-recall, their mean, and dev's with a model fitted on all of train.
+balanced logistic regression (C 2, or STANDIN_C from the environment), the
+five folds of train.tsv cut in tweet-id (time) order as `sentiment train` cuts
+them; prints the folds' macro-recall, their mean, and dev's with a model
+fitted on all of train.
 
     python3 -m venv /tmp/sk && /tmp/sk/bin/pip install scikit-learn
     /tmp/sk/bin/python scripts/lever-standin.py VARIANT
@@ -20,13 +21,20 @@ time folds of their own, and a row is dropped when another class's
 probability reaches that class's mean probability over its own rows and is
 the largest such, the confident-learning rule; the held-out rows keep every
 label); prune10 (a row is dropped when the inner folds give its own label a
-probability under 0.1).
+probability under 0.1); nb (each column scaled by its naive Bayes log-count
+ratio, the largest |log(p_c/q_c)| over the classes from the fit's rows, counts
+of present features smoothed by 1, as `sentiment train` scales its buckets);
+nbstable (the same ratio computed in four time periods of the fit's rows, and
+each class's scale the lower bound |mean| - std/sqrt(4) over the periods, so
+a feature that leans one way in one period and another in the next, a topic's
+word more than a sentiment's, weighs less).
 """
+import os
 import re
 import sys
 
 import numpy as np
-from scipy.sparse import hstack
+from scipy.sparse import diags, hstack
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import accuracy_score, recall_score
@@ -81,7 +89,8 @@ def main(variant):
         "names": lambda t: names(masked(t)),
         "hashtags": lambda t: re.sub(r"#\w+", " HASHTAG ", masked(t)),
     }.get(variant, masked)
-    if variant not in ("base", "names", "hashtags", "skip", "across", "nbmix", "prune", "prune10"):
+    if variant not in ("base", "names", "hashtags", "skip", "across", "nbmix", "prune", "prune10", "nb",
+                       "nbstable"):
         sys.exit(__doc__)
     ids, y, texts = load("train.tsv")
     _, dev_y, dev_texts = load("dev.tsv")
@@ -99,14 +108,41 @@ def main(variant):
         chars = TfidfVectorizer(lowercase=True, analyzer="char" if variant == "across" else "char_wb", ngram_range=(2, 5), sublinear_tf=True, min_df=2)
         docs = [texts[i] for i in rows]
         x = hstack([words.fit_transform(docs), chars.fit_transform(docs)]).tocsr()
-        model = LogisticRegression(C=2.0, class_weight="balanced", max_iter=1000).fit(x, y[rows])
+        scale = nb_scale(x, rows) if variant in ("nb", "nbstable") else None
+        if scale is not None:
+            x = x @ scale
+        model = LogisticRegression(C=float(os.environ.get("STANDIN_C", "2")), class_weight="balanced", max_iter=1000).fit(x, y[rows])
         bayes = MultinomialNB(alpha=0.1, fit_prior=False).fit(x, y[rows]) if variant == "nbmix" else None
 
         def scores(d):
             xd = hstack([words.transform(d), chars.transform(d)]).tocsr()
+            if scale is not None:
+                xd = xd @ scale
             logistic = model.predict_log_proba(xd)
             return logistic, (bayes.predict_log_proba(xd) if bayes else np.zeros_like(logistic))
         return model.classes_, scores
+
+    def ratios(present, labels):
+        """Each class's log-count ratio per column, counts smoothed by 1 (classes x columns)."""
+        out = []
+        for c in np.unique(y):
+            inside = np.asarray(present[labels == c].sum(0)).ravel() + 1.0
+            outside = np.asarray(present[labels != c].sum(0)).ravel() + 1.0
+            out.append(np.log(inside / inside.sum()) - np.log(outside / outside.sum()))
+        return np.array(out)
+
+    def nb_scale(x, rows):
+        """A diagonal matrix of the columns' naive Bayes scales (nbstable's lower bound over periods)."""
+        present = (x > 0).astype(np.float64)
+        if variant == "nb":
+            scale = np.abs(ratios(present, y[rows])).max(0)
+        else:
+            order = np.argsort(ids[rows])
+            per = np.array([ratios(present[part], y[rows][part]) for part in np.array_split(order, 4)])
+            scale = np.maximum(np.abs(per.mean(0)) - per.std(0) / 2.0, 0.0).max(0)
+        print("  scale mean", round(float(scale.mean()), 4), "zero", int((scale == 0).sum()), "of", len(scale),
+              flush=True)
+        return diags(scale)
 
     def pruned(rows):
         """`rows` less those whose label the confident-learning rule (or prune10's) calls noise."""
