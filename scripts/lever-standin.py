@@ -27,14 +27,21 @@ of present features smoothed by 1, as `sentiment train` scales its buckets);
 nbstable (the same ratio computed in four time periods of the fit's rows, and
 each class's scale the lower bound |mean| - std/sqrt(4) over the periods, so
 a feature that leans one way in one period and another in the next, a topic's
-word more than a sentiment's, weighs less).
+word more than a sentiment's, weighs less); distant (a lexicon from distant
+supervision: the fit's tweets with only happy emoticons count as positive and
+those with only sad ones as negative, whatever their labels; each word's
+smoothed log-odds between the two, for words on 3 such tweets or more; the
+tweet's sum, maximum, minimum and last score and its counts of words scoring
+above 0.5 and below -0.5 as six dense columns; the training rows' columns
+come from lexicons of four inner time folds, so no row scores its own
+emoticon).
 """
 import os
 import re
 import sys
 
 import numpy as np
-from scipy.sparse import diags, hstack
+from scipy.sparse import csr_matrix, diags, hstack
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import accuracy_score, recall_score
@@ -44,6 +51,9 @@ DATA = "../shared/data/semeval/"
 URL = re.compile(r"https?://\S+|www\.\S+")
 MENTION = re.compile(r"@\w+")
 TOKEN = re.compile(r"(?u)[\w#@']+|[^\w\s]+")
+HAPPY = re.compile(r"(?<!\S)(?:[:=;8][-o*']?[)\]dDpP}>]|<3|\^_?\^|[(\[][-o*']?[:=]|x[Dd]|XD)(?!\S)")
+SAD = re.compile(r"(?<!\S)(?:[:=;][-']?[(\[{/\\|]|[)\]][-']?[:=]|</3|D[:=])(?!\S)")
+WORD = re.compile(r"(?u)[\w#']+")
 # Capitalised words that are not names (sentence openers, days, common words).
 NOT_NAMES = set("I I'm I'll I've I'd A The This That It My We You He She They What When Why How Who Where If "
                 "But And So Just Not No Yes Oh Can Do Don't Is Are Was Will Would Should Could Have Has Had Let "
@@ -90,7 +100,7 @@ def main(variant):
         "hashtags": lambda t: re.sub(r"#\w+", " HASHTAG ", masked(t)),
     }.get(variant, masked)
     if variant not in ("base", "names", "hashtags", "skip", "across", "nbmix", "prune", "prune10", "nb",
-                       "nbstable"):
+                       "nbstable", "distant"):
         sys.exit(__doc__)
     ids, y, texts = load("train.tsv")
     _, dev_y, dev_texts = load("dev.tsv")
@@ -111,6 +121,15 @@ def main(variant):
         scale = nb_scale(x, rows) if variant in ("nb", "nbstable") else None
         if scale is not None:
             x = x @ scale
+        if variant == "distant":
+            inner = np.array_split(np.argsort(ids[rows]), 4)
+            columns = np.zeros((len(rows), 6))
+            for k in range(4):
+                others = np.concatenate([inner[j] for j in range(4) if j != k])
+                columns[inner[k]] = distant_columns(distant_lexicon(rows[others]), [docs[i] for i in inner[k]])
+            mean, std = columns.mean(0), columns.std(0) + 1e-9
+            lexicon = distant_lexicon(rows)
+            x = hstack([x, csr_matrix((columns - mean) / std)]).tocsr()
         model = LogisticRegression(C=float(os.environ.get("STANDIN_C", "2")), class_weight="balanced", max_iter=1000).fit(x, y[rows])
         bayes = MultinomialNB(alpha=0.1, fit_prior=False).fit(x, y[rows]) if variant == "nbmix" else None
 
@@ -118,9 +137,35 @@ def main(variant):
             xd = hstack([words.transform(d), chars.transform(d)]).tocsr()
             if scale is not None:
                 xd = xd @ scale
+            if variant == "distant":
+                xd = hstack([xd, csr_matrix((distant_columns(lexicon, d) - mean) / std)]).tocsr()
             logistic = model.predict_log_proba(xd)
             return logistic, (bayes.predict_log_proba(xd) if bayes else np.zeros_like(logistic))
         return model.classes_, scores
+
+    def distant_lexicon(rows):
+        """Each word's log-odds between the happy-emoticon and sad-emoticon tweets among `rows`."""
+        happy, sad = {}, {}
+        for i in rows:
+            text = texts[i]
+            h, s = bool(HAPPY.search(text)), bool(SAD.search(text))
+            if h == s:
+                continue
+            counts = happy if h else sad
+            for word in set(WORD.findall(SAD.sub(" ", HAPPY.sub(" ", text)).lower())):
+                counts[word] = counts.get(word, 0) + 1
+        nh, ns = sum(happy.values()) + 1, sum(sad.values()) + 1
+        words = {w for w in set(happy) | set(sad) if happy.get(w, 0) + sad.get(w, 0) >= 3}
+        return {w: np.log((happy.get(w, 0) + 1) / nh) - np.log((sad.get(w, 0) + 1) / ns) for w in words}
+
+    def distant_columns(lexicon, docs):
+        out = np.zeros((len(docs), 6))
+        for r, text in enumerate(docs):
+            scores = [lexicon[w] for w in WORD.findall(SAD.sub(" ", HAPPY.sub(" ", text)).lower()) if w in lexicon]
+            if scores:
+                out[r] = [sum(scores), max(scores), min(scores), scores[-1],
+                          sum(v > 0.5 for v in scores), sum(v < -0.5 for v in scores)]
+        return out
 
     def ratios(present, labels):
         """Each class's log-count ratio per column, counts smoothed by 1 (classes x columns)."""
