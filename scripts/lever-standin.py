@@ -54,6 +54,7 @@ TOKEN = re.compile(r"(?u)[\w#@']+|[^\w\s]+")
 HAPPY = re.compile(r"(?<!\S)(?:[:=;8][-o*']?[)\]dDpP}>]|<3|\^_?\^|[(\[][-o*']?[:=]|x[Dd]|XD)(?!\S)")
 SAD = re.compile(r"(?<!\S)(?:[:=;][-']?[(\[{/\\|]|[)\]][-']?[:=]|</3|D[:=])(?!\S)")
 WORD = re.compile(r"(?u)[\w#']+")
+VARIANTS = ("base", "names", "hashtags", "skip", "across", "nbmix", "prune", "prune10", "nb", "nbstable", "distant")
 # Capitalised words that are not names (sentence openers, days, common words).
 NOT_NAMES = set("I I'm I'll I've I'd A The This That It My We You He She They What When Why How Who Where If "
                 "But And So Just Not No Yes Oh Can Do Don't Is Are Was Will Would Should Could Have Has Had Let "
@@ -94,14 +95,18 @@ def skipgrams(text):
             + [a + " _ " + b for a, b in zip(words, words[2:])])
 
 
+def emoticon_free_words(text):
+    """The lowercased words of `text` with its emoticons taken out (distant's lexicon and columns)."""
+    return WORD.findall(SAD.sub(" ", HAPPY.sub(" ", text)).lower())
+
+
 def main(variant):
+    if variant not in VARIANTS:
+        sys.exit(__doc__)
     prepare = {
         "names": lambda t: names(masked(t)),
         "hashtags": lambda t: re.sub(r"#\w+", " HASHTAG ", masked(t)),
     }.get(variant, masked)
-    if variant not in ("base", "names", "hashtags", "skip", "across", "nbmix", "prune", "prune10", "nb",
-                       "nbstable", "distant"):
-        sys.exit(__doc__)
     ids, y, texts = load("train.tsv")
     _, dev_y, dev_texts = load("dev.tsv")
     texts = [prepare(t) for t in texts]
@@ -152,7 +157,7 @@ def main(variant):
             if h == s:
                 continue
             counts = happy if h else sad
-            for word in set(WORD.findall(SAD.sub(" ", HAPPY.sub(" ", text)).lower())):
+            for word in set(emoticon_free_words(text)):
                 counts[word] = counts.get(word, 0) + 1
         nh, ns = sum(happy.values()) + 1, sum(sad.values()) + 1
         words = {w for w in set(happy) | set(sad) if happy.get(w, 0) + sad.get(w, 0) >= 3}
@@ -161,7 +166,7 @@ def main(variant):
     def distant_columns(lexicon, docs):
         out = np.zeros((len(docs), 6))
         for r, text in enumerate(docs):
-            scores = [lexicon[w] for w in WORD.findall(SAD.sub(" ", HAPPY.sub(" ", text)).lower()) if w in lexicon]
+            scores = [lexicon[w] for w in emoticon_free_words(text) if w in lexicon]
             if scores:
                 out[r] = [sum(scores), max(scores), min(scores), scores[-1],
                           sum(v > 0.5 for v in scores), sum(v < -0.5 for v in scores)]
