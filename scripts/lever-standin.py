@@ -34,14 +34,19 @@ smoothed log-odds between the two, for words on 3 such tweets or more; the
 tweet's sum, maximum, minimum and last score and its counts of words scoring
 above 0.5 and below -0.5 as six dense columns; the training rows' columns
 come from lexicons of four inner time folds, so no row scores its own
-emoticon).
+emoticon); feda (domain adaptation by feature augmentation: each fit row's
+columns also copied into a block of its own time period, one of four, so that
+what holds in one period only can be learned there; held-out rows have only
+the shared block); noise (feature noising: two more copies of each fit row,
+each nonzero column dropped with probability 0.3, a regularizer; the copies
+triple the loss, so C is to be read a third as large).
 """
 import os
 import re
 import sys
 
 import numpy as np
-from scipy.sparse import csr_matrix, diags, hstack
+from scipy.sparse import csr_matrix, diags, hstack, vstack
 from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import accuracy_score, recall_score
@@ -54,7 +59,7 @@ TOKEN = re.compile(r"(?u)[\w#@']+|[^\w\s]+")
 HAPPY = re.compile(r"(?<!\S)(?:[:=;8][-o*']?[)\]dDpP}>]|<3|\^_?\^|[(\[][-o*']?[:=]|x[Dd]|XD)(?!\S)")
 SAD = re.compile(r"(?<!\S)(?:[:=;][-']?[(\[{/\\|]|[)\]][-']?[:=]|</3|D[:=])(?!\S)")
 WORD = re.compile(r"(?u)[\w#']+")
-VARIANTS = ("base", "names", "hashtags", "skip", "across", "nbmix", "prune", "prune10", "nb", "nbstable", "distant")
+VARIANTS = ("base", "names", "hashtags", "skip", "across", "nbmix", "prune", "prune10", "nb", "nbstable", "distant", "feda", "noise")
 # Capitalised words that are not names (sentence openers, days, common words).
 NOT_NAMES = set("I I'm I'll I've I'd A The This That It My We You He She They What When Why How Who Where If "
                 "But And So Just Not No Yes Oh Can Do Don't Is Are Was Will Would Should Could Have Has Had Let "
@@ -135,7 +140,27 @@ def main(variant):
             mean, std = columns.mean(0), columns.std(0) + 1e-9
             lexicon = distant_lexicon(rows)
             x = hstack([x, csr_matrix((columns - mean) / std)]).tocsr()
-        model = LogisticRegression(C=float(os.environ.get("STANDIN_C", "2")), class_weight="balanced", max_iter=1000).fit(x, y[rows])
+        if variant == "feda":
+            # Each fit row's features also in its own time period's block; held-out rows have only the shared one.
+            order = np.argsort(ids[rows])
+            period = np.zeros(len(rows), dtype=int)
+            for k, part in enumerate(np.array_split(order, 4)):
+                period[part] = k
+            x = hstack([x] + [diags((period == k).astype(np.float64)) @ x for k in range(4)]).tocsr()
+        labels = y[rows]
+        if variant == "noise":
+            # Two more copies of each fit row, each feature dropped with probability 0.3 (feature noising).
+            rng = np.random.default_rng(0)
+            copies = [x]
+            for _ in range(2):
+                c = x.copy()
+                c.data = c.data * (rng.random(len(c.data)) >= 0.3)
+                c.eliminate_zeros()
+                copies.append(c)
+            x = vstack(copies).tocsr()
+            labels = np.concatenate([labels] * 3)
+        width = x.shape[1]
+        model = LogisticRegression(C=float(os.environ.get("STANDIN_C", "2")), class_weight="balanced", max_iter=1000).fit(x, labels)
         bayes = MultinomialNB(alpha=0.1, fit_prior=False).fit(x, y[rows]) if variant == "nbmix" else None
 
         def scores(d):
@@ -144,6 +169,8 @@ def main(variant):
                 xd = xd @ scale
             if variant == "distant":
                 xd = hstack([xd, csr_matrix((distant_columns(lexicon, d) - mean) / std)]).tocsr()
+            if xd.shape[1] < width:  # feda: the held-out rows' period blocks are empty
+                xd = hstack([xd, csr_matrix((xd.shape[0], width - xd.shape[1]))]).tocsr()
             logistic = model.predict_log_proba(xd)
             return logistic, (bayes.predict_log_proba(xd) if bayes else np.zeros_like(logistic))
         return model.classes_, scores
