@@ -119,6 +119,10 @@ def main(variant):
     folds = np.array_split(np.argsort(ids), 5)
     mixes = (0.0, 0.1, 0.25, 0.5) if variant == "nbmix" else (0.0,)
 
+    def periods(rows):
+        """Four time periods of `rows`, in tweet-id order, as positions into `rows`."""
+        return np.array_split(np.argsort(ids[rows]), 4)
+
     def fit(rows):
         """The log-probabilities of a model fitted on `rows`, and of the naive Bayes beside it for nbmix."""
         if variant == "skip":
@@ -132,7 +136,7 @@ def main(variant):
         if scale is not None:
             x = x @ scale
         if variant == "distant":
-            inner = np.array_split(np.argsort(ids[rows]), 4)
+            inner = periods(rows)
             columns = np.zeros((len(rows), 6))
             for k in range(4):
                 others = np.concatenate([inner[j] for j in range(4) if j != k])
@@ -142,9 +146,8 @@ def main(variant):
             x = hstack([x, csr_matrix((columns - mean) / std)]).tocsr()
         if variant == "feda":
             # Each fit row's features also in its own time period's block; held-out rows have only the shared one.
-            order = np.argsort(ids[rows])
             period = np.zeros(len(rows), dtype=int)
-            for k, part in enumerate(np.array_split(order, 4)):
+            for k, part in enumerate(periods(rows)):
                 period[part] = k
             x = hstack([x] + [diags((period == k).astype(np.float64)) @ x for k in range(4)]).tocsr()
         labels = y[rows]
@@ -214,8 +217,7 @@ def main(variant):
         if variant == "nb":
             scale = np.abs(ratios(present, y[rows])).max(0)
         else:
-            order = np.argsort(ids[rows])
-            per = np.array([ratios(present[part], y[rows][part]) for part in np.array_split(order, 4)])
+            per = np.array([ratios(present[part], y[rows][part]) for part in periods(rows)])
             scale = np.maximum(np.abs(per.mean(0)) - per.std(0) / 2.0, 0.0).max(0)
         print("  scale mean", round(float(scale.mean()), 4), "zero", int((scale == 0).sum()), "of", len(scale),
               flush=True)
@@ -223,7 +225,7 @@ def main(variant):
 
     def pruned(rows):
         """`rows` less those whose label the confident-learning rule (or prune10's) calls noise."""
-        inner = np.array_split(rows[np.argsort(ids[rows])], 4)
+        inner = [rows[part] for part in periods(rows)]
         p = np.zeros((len(texts), 3))
         for k in range(4):
             classes, scores = fit(np.concatenate([inner[j] for j in range(4) if j != k]))
