@@ -39,7 +39,17 @@ columns also copied into a block of its own time period, one of four, so that
 what holds in one period only can be learned there; held-out rows have only
 the shared block); noise (feature noising: two more copies of each fit row,
 each nonzero column dropped with probability 0.3, a regularizer; the copies
-triple the loss, so C is to be read a third as large).
+triple the loss, so C is to be read a third as large); ordinal (the classes
+read as an ordered scale, Frank and Hall's way: two unweighted binary logistic
+regressions on the same columns, p(above negative) and p(positive), composed
+as p(negative) = 1 - the first, p(positive) = the second, p(neutral) = their
+difference, and the label the class with the largest p(c)/prior(c), the Bayes
+rule for macro-recall; flat is the unweighted three-class model under the
+same rule beside it; ordmix the mean of the two models' probabilities under
+that rule); stack (the word and the character columns each fit a
+balanced logistic regression of their own, and a third, balanced, learns how
+to weigh the two from their log-probabilities on four inner time folds of the
+fit's rows).
 """
 import os
 import re
@@ -59,7 +69,7 @@ TOKEN = re.compile(r"(?u)[\w#@']+|[^\w\s]+")
 HAPPY = re.compile(r"(?<!\S)(?:[:=;8][-o*']?[)\]dDpP}>]|<3|\^_?\^|[(\[][-o*']?[:=]|x[Dd]|XD)(?!\S)")
 SAD = re.compile(r"(?<!\S)(?:[:=;][-']?[(\[{/\\|]|[)\]][-']?[:=]|</3|D[:=])(?!\S)")
 WORD = re.compile(r"(?u)[\w#']+")
-VARIANTS = ("base", "names", "hashtags", "skip", "across", "nbmix", "prune", "prune10", "nb", "nbstable", "distant", "feda", "noise")
+VARIANTS = ("base", "names", "hashtags", "skip", "across", "nbmix", "prune", "prune10", "nb", "nbstable", "distant", "feda", "noise", "ordinal", "flat", "ordmix", "stack")
 # Capitalised words that are not names (sentence openers, days, common words).
 NOT_NAMES = set("I I'm I'll I've I'd A The This That It My We You He She They What When Why How Who Where If "
                 "But And So Just Not No Yes Oh Can Do Don't Is Are Was Will Would Should Could Have Has Had Let "
@@ -117,6 +127,7 @@ def main(variant):
     texts = [prepare(t) for t in texts]
     dev_texts = [prepare(t) for t in dev_texts]
     folds = np.array_split(np.argsort(ids), 5)
+    C = float(os.environ.get("STANDIN_C", "2"))
     mixes = (0.0, 0.1, 0.25, 0.5) if variant == "nbmix" else (0.0,)
 
     def periods(rows):
@@ -163,7 +174,14 @@ def main(variant):
             x = vstack(copies).tocsr()
             labels = np.concatenate([labels] * 3)
         width = x.shape[1]
-        model = LogisticRegression(C=float(os.environ.get("STANDIN_C", "2")), class_weight="balanced", max_iter=1000).fit(x, labels)
+        if variant in ("ordinal", "flat", "ordmix", "stack"):
+            special = {"ordinal": ordinal, "flat": flat, "ordmix": ordmix, "stack": stacked}[variant](
+                x, labels, rows, len(words.vocabulary_))
+
+            def special_scores(d):
+                return special(hstack([words.transform(d), chars.transform(d)]).tocsr())
+            return np.unique(y), special_scores
+        model = LogisticRegression(C=C, class_weight="balanced", max_iter=1000).fit(x, labels)
         bayes = MultinomialNB(alpha=0.1, fit_prior=False).fit(x, y[rows]) if variant == "nbmix" else None
 
         def scores(d):
@@ -177,6 +195,56 @@ def main(variant):
             logistic = model.predict_log_proba(xd)
             return logistic, (bayes.predict_log_proba(xd) if bayes else np.zeros_like(logistic))
         return model.classes_, scores
+
+    def ordinal(x, labels, rows, words_width):
+        """Frank and Hall's ordinal composition of two binary models, labels by p(c)/prior(c)."""
+        classes = np.unique(y)  # negative, neutral, positive
+        prior = np.array([(labels == c).mean() for c in classes])
+        above = LogisticRegression(C=C, max_iter=1000).fit(x, labels != "negative")
+        top = LogisticRegression(C=C, max_iter=1000).fit(x, labels == "positive")
+
+        def scores(xd):
+            a, b = above.predict_proba(xd)[:, 1], top.predict_proba(xd)[:, 1]
+            p = np.stack([1 - a, np.maximum(a - b, 1e-9), b], 1)
+            return np.log(p / prior), np.zeros((xd.shape[0], 3))
+        return scores
+
+    def flat(x, labels, rows, words_width):
+        """The unweighted three-class model, labels by p(c)/prior(c) (ordinal's yardstick)."""
+        prior = np.array([(labels == c).mean() for c in np.unique(y)])
+        model = LogisticRegression(C=C, max_iter=1000).fit(x, labels)
+        return lambda xd: (model.predict_log_proba(xd) - np.log(prior), np.zeros((xd.shape[0], 3)))
+
+    def ordmix(x, labels, rows, words_width):
+        """The mean of flat's and ordinal's probabilities, labels by p(c)/prior(c)."""
+        prior = np.array([(labels == c).mean() for c in np.unique(y)])
+        one, other = flat(x, labels, rows, words_width), ordinal(x, labels, rows, words_width)
+
+        def scores(xd):
+            p = (np.exp(one(xd)[0]) + np.exp(other(xd)[0])) * prior / 2  # both give log(p/prior)
+            return np.log(p / prior), np.zeros((xd.shape[0], 3))
+        return scores
+
+    def stacked(x, labels, rows, words_width):
+        """A balanced model on each of the word and character blocks, weighed by a third fitted out of fold."""
+        blocks = (slice(0, words_width), slice(words_width, x.shape[1]))
+        inner = periods(rows)
+        meta_x = np.zeros((len(labels), 6))
+        for k in range(4):
+            others = np.concatenate([inner[j] for j in range(4) if j != k])
+            for b, block in enumerate(blocks):
+                part = LogisticRegression(C=C, class_weight="balanced", max_iter=1000)
+                part.fit(x[others][:, block], labels[others])
+                meta_x[inner[k], 3 * b:3 * b + 3] = part.predict_log_proba(x[inner[k]][:, block])
+        parts = [LogisticRegression(C=C, class_weight="balanced", max_iter=1000).fit(x[:, block], labels)
+                 for block in blocks]
+        meta = LogisticRegression(C=1.0, class_weight="balanced", max_iter=1000).fit(meta_x, labels)
+        print("  meta weights", np.round(meta.coef_, 3).tolist(), flush=True)
+
+        def scores(xd):
+            columns = np.hstack([part.predict_log_proba(xd[:, block]) for part, block in zip(parts, blocks)])
+            return meta.predict_log_proba(columns), np.zeros((xd.shape[0], 3))
+        return scores
 
     def distant_lexicon(rows):
         """Each word's log-odds between the happy-emoticon and sad-emoticon tweets among `rows`."""
