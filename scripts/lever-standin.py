@@ -143,6 +143,10 @@ def main(variant):
         chars = TfidfVectorizer(lowercase=True, analyzer="char" if variant == "across" else "char_wb", ngram_range=(2, 5), sublinear_tf=True, min_df=2)
         docs = [texts[i] for i in rows]
         x = hstack([words.fit_transform(docs), chars.fit_transform(docs)]).tocsr()
+
+        def columns(d):
+            """The word and character columns of texts `d`, as the fit's vectorizers read them."""
+            return hstack([words.transform(d), chars.transform(d)]).tocsr()
         scale = nb_scale(x, rows) if variant in ("nb", "nbstable") else None
         if scale is not None:
             x = x @ scale
@@ -178,14 +182,12 @@ def main(variant):
             special = {"ordinal": ordinal, "flat": flat, "ordmix": ordmix, "stack": stacked}[variant](
                 x, labels, rows, len(words.vocabulary_))
 
-            def special_scores(d):
-                return special(hstack([words.transform(d), chars.transform(d)]).tocsr())
-            return np.unique(y), special_scores
+            return np.unique(y), lambda d: special(columns(d))
         model = LogisticRegression(C=C, class_weight="balanced", max_iter=1000).fit(x, labels)
         bayes = MultinomialNB(alpha=0.1, fit_prior=False).fit(x, y[rows]) if variant == "nbmix" else None
 
         def scores(d):
-            xd = hstack([words.transform(d), chars.transform(d)]).tocsr()
+            xd = columns(d)
             if scale is not None:
                 xd = xd @ scale
             if variant == "distant":
@@ -196,10 +198,13 @@ def main(variant):
             return logistic, (bayes.predict_log_proba(xd) if bayes else np.zeros_like(logistic))
         return model.classes_, scores
 
+    def priors(labels):
+        """Each class's share of `labels`, in the classes' order (negative, neutral, positive)."""
+        return np.array([(labels == c).mean() for c in np.unique(y)])
+
     def ordinal(x, labels, rows, words_width):
         """Frank and Hall's ordinal composition of two binary models, labels by p(c)/prior(c)."""
-        classes = np.unique(y)  # negative, neutral, positive
-        prior = np.array([(labels == c).mean() for c in classes])
+        prior = priors(labels)
         above = LogisticRegression(C=C, max_iter=1000).fit(x, labels != "negative")
         top = LogisticRegression(C=C, max_iter=1000).fit(x, labels == "positive")
 
@@ -211,18 +216,17 @@ def main(variant):
 
     def flat(x, labels, rows, words_width):
         """The unweighted three-class model, labels by p(c)/prior(c) (ordinal's yardstick)."""
-        prior = np.array([(labels == c).mean() for c in np.unique(y)])
+        prior = priors(labels)
         model = LogisticRegression(C=C, max_iter=1000).fit(x, labels)
         return lambda xd: (model.predict_log_proba(xd) - np.log(prior), np.zeros((xd.shape[0], 3)))
 
     def ordmix(x, labels, rows, words_width):
         """The mean of flat's and ordinal's probabilities, labels by p(c)/prior(c)."""
-        prior = np.array([(labels == c).mean() for c in np.unique(y)])
         one, other = flat(x, labels, rows, words_width), ordinal(x, labels, rows, words_width)
 
         def scores(xd):
-            p = (np.exp(one(xd)[0]) + np.exp(other(xd)[0])) * prior / 2  # both give log(p/prior)
-            return np.log(p / prior), np.zeros((xd.shape[0], 3))
+            # Both give log(p/prior), and the mean of p/prior is the mean p over prior.
+            return np.log((np.exp(one(xd)[0]) + np.exp(other(xd)[0])) / 2), np.zeros((xd.shape[0], 3))
         return scores
 
     def stacked(x, labels, rows, words_width):
