@@ -49,7 +49,11 @@ same rule beside it; ordmix the mean of the two models' probabilities under
 that rule); stack (the word and the character columns each fit a
 balanced logistic regression of their own, and a third, balanced, learns how
 to weigh the two from their log-probabilities on four inner time folds of the
-fit's rows).
+fit's rows); pairs (a third block of TF-IDF columns: every unordered pair
+of two different words in the tweet, wherever they stand, for pairs seen in
+two fit tweets or more, a degree-2 conjunction of the bag of words); tail
+(words and bigrams, and the tweet's last three words again as features of
+their own, END:word, since a tweet's verdict often comes last).
 """
 import os
 import re
@@ -69,7 +73,7 @@ TOKEN = re.compile(r"(?u)[\w#@']+|[^\w\s]+")
 HAPPY = re.compile(r"(?<!\S)(?:[:=;8][-o*']?[)\]dDpP}>]|<3|\^_?\^|[(\[][-o*']?[:=]|x[Dd]|XD)(?!\S)")
 SAD = re.compile(r"(?<!\S)(?:[:=;][-']?[(\[{/\\|]|[)\]][-']?[:=]|</3|D[:=])(?!\S)")
 WORD = re.compile(r"(?u)[\w#']+")
-VARIANTS = ("base", "names", "hashtags", "skip", "across", "nbmix", "prune", "prune10", "nb", "nbstable", "distant", "feda", "noise", "ordinal", "flat", "ordmix", "stack")
+VARIANTS = ("base", "names", "hashtags", "skip", "across", "nbmix", "prune", "prune10", "nb", "nbstable", "distant", "feda", "noise", "ordinal", "flat", "ordmix", "stack", "pairs", "tail")
 # Capitalised words that are not names (sentence openers, days, common words).
 NOT_NAMES = set("I I'm I'll I've I'd A The This That It My We You He She They What When Why How Who Where If "
                 "But And So Just Not No Yes Oh Can Do Don't Is Are Was Will Would Should Could Have Has Had Let "
@@ -110,6 +114,19 @@ def skipgrams(text):
             + [a + " _ " + b for a, b in zip(words, words[2:])])
 
 
+def pairs(text):
+    """Every unordered pair of two different words of the tweet (pairs' third block)."""
+    kept = sorted({w for w in TOKEN.findall(text.lower()) if any(ch.isalnum() for ch in w)})
+    return [a + " & " + b for i, a in enumerate(kept) for b in kept[i + 1:]]
+
+
+def tail(text):
+    """Words and bigrams, and the last three words again, marked as the tweet's end (tail)."""
+    words = TOKEN.findall(text.lower())
+    last = [w for w in words if any(ch.isalnum() for ch in w)][-3:]
+    return words + [a + " " + b for a, b in zip(words, words[1:])] + ["END:" + w for w in last]
+
+
 def emoticon_free_words(text):
     """The lowercased words of `text` with its emoticons taken out (distant's lexicon and columns)."""
     return WORD.findall(SAD.sub(" ", HAPPY.sub(" ", text)).lower())
@@ -136,17 +153,19 @@ def main(variant):
 
     def fit(rows):
         """The log-probabilities of a model fitted on `rows`, and of the naive Bayes beside it for nbmix."""
-        if variant == "skip":
-            words = TfidfVectorizer(lowercase=True, sublinear_tf=True, analyzer=skipgrams)
+        if variant in ("skip", "tail"):
+            words = TfidfVectorizer(lowercase=True, sublinear_tf=True, analyzer={"skip": skipgrams, "tail": tail}[variant])
         else:
             words = TfidfVectorizer(lowercase=True, ngram_range=(1, 2), sublinear_tf=True, token_pattern=TOKEN.pattern)
         chars = TfidfVectorizer(lowercase=True, analyzer="char" if variant == "across" else "char_wb", ngram_range=(2, 5), sublinear_tf=True, min_df=2)
+        # pairs: a third block of word pairs seen in two fit tweets or more.
+        extra = [TfidfVectorizer(sublinear_tf=True, analyzer=pairs, min_df=2)] if variant == "pairs" else []
         docs = [texts[i] for i in rows]
-        x = hstack([words.fit_transform(docs), chars.fit_transform(docs)]).tocsr()
+        x = hstack([v.fit_transform(docs) for v in [words, chars] + extra]).tocsr()
 
         def columns(d):
             """The word and character columns of texts `d`, as the fit's vectorizers read them."""
-            return hstack([words.transform(d), chars.transform(d)]).tocsr()
+            return hstack([v.transform(d) for v in [words, chars] + extra]).tocsr()
         scale = nb_scale(x, rows) if variant in ("nb", "nbstable") else None
         if scale is not None:
             x = x @ scale
