@@ -108,23 +108,31 @@ def names(text):
     return " ".join(out)
 
 
+def unigrams_bigrams(words):
+    """`words` and their bigrams, as the base vectorizer's word 1-2-grams read them."""
+    return words + [a + " " + b for a, b in zip(words, words[1:])]
+
+
+def alphanumeric(words):
+    """The `words` that hold a letter or digit (no punctuation runs)."""
+    return [w for w in words if any(ch.isalnum() for ch in w)]
+
+
 def skipgrams(text):
     words = TOKEN.findall(text.lower())
-    return (words + [a + " " + b for a, b in zip(words, words[1:])]
-            + [a + " _ " + b for a, b in zip(words, words[2:])])
+    return unigrams_bigrams(words) + [a + " _ " + b for a, b in zip(words, words[2:])]
 
 
 def pairs(text):
     """Every unordered pair of two different words of the tweet (pairs' third block)."""
-    kept = sorted({w for w in TOKEN.findall(text.lower()) if any(ch.isalnum() for ch in w)})
+    kept = sorted(set(alphanumeric(TOKEN.findall(text.lower()))))
     return [a + " & " + b for i, a in enumerate(kept) for b in kept[i + 1:]]
 
 
 def tail(text):
     """Words and bigrams, and the last three words again, marked as the tweet's end (tail)."""
     words = TOKEN.findall(text.lower())
-    last = [w for w in words if any(ch.isalnum() for ch in w)][-3:]
-    return words + [a + " " + b for a, b in zip(words, words[1:])] + ["END:" + w for w in last]
+    return unigrams_bigrams(words) + ["END:" + w for w in alphanumeric(words)[-3:]]
 
 
 def emoticon_free_words(text):
