@@ -159,6 +159,12 @@ def main(variant):
         """Four time periods of `rows`, in tweet-id order, as positions into `rows`."""
         return np.array_split(np.argsort(ids[rows]), 4)
 
+    def inner_folds(rows):
+        """Each period of `rows` held out in turn: (held-out positions, the other three's), into `rows`."""
+        parts = periods(rows)
+        for k in range(4):
+            yield parts[k], np.concatenate([parts[j] for j in range(4) if j != k])
+
     def fit(rows):
         """The log-probabilities of a model fitted on `rows`, and of the naive Bayes beside it for nbmix."""
         if variant in ("skip", "tail"):
@@ -178,14 +184,12 @@ def main(variant):
         if scale is not None:
             x = x @ scale
         if variant == "distant":
-            inner = periods(rows)
-            columns = np.zeros((len(rows), 6))
-            for k in range(4):
-                others = np.concatenate([inner[j] for j in range(4) if j != k])
-                columns[inner[k]] = distant_columns(distant_lexicon(rows[others]), [docs[i] for i in inner[k]])
-            mean, std = columns.mean(0), columns.std(0) + 1e-9
+            dense = np.zeros((len(rows), 6))
+            for held, others in inner_folds(rows):
+                dense[held] = distant_columns(distant_lexicon(rows[others]), [docs[i] for i in held])
+            mean, std = dense.mean(0), dense.std(0) + 1e-9
             lexicon = distant_lexicon(rows)
-            x = hstack([x, csr_matrix((columns - mean) / std)]).tocsr()
+            x = hstack([x, csr_matrix((dense - mean) / std)]).tocsr()
         if variant == "feda":
             # Each fit row's features also in its own time period's block; held-out rows have only the shared one.
             period = np.zeros(len(rows), dtype=int)
@@ -259,14 +263,12 @@ def main(variant):
     def stacked(x, labels, rows, words_width):
         """A balanced model on each of the word and character blocks, weighed by a third fitted out of fold."""
         blocks = (slice(0, words_width), slice(words_width, x.shape[1]))
-        inner = periods(rows)
         meta_x = np.zeros((len(labels), 6))
-        for k in range(4):
-            others = np.concatenate([inner[j] for j in range(4) if j != k])
+        for held, others in inner_folds(rows):
             for b, block in enumerate(blocks):
                 part = LogisticRegression(C=C, class_weight="balanced", max_iter=1000)
                 part.fit(x[others][:, block], labels[others])
-                meta_x[inner[k], 3 * b:3 * b + 3] = part.predict_log_proba(x[inner[k]][:, block])
+                meta_x[held, 3 * b:3 * b + 3] = part.predict_log_proba(x[held][:, block])
         parts = [LogisticRegression(C=C, class_weight="balanced", max_iter=1000).fit(x[:, block], labels)
                  for block in blocks]
         meta = LogisticRegression(C=1.0, class_weight="balanced", max_iter=1000).fit(meta_x, labels)
@@ -324,11 +326,10 @@ def main(variant):
 
     def pruned(rows):
         """`rows` less those whose label the confident-learning rule (or prune10's) calls noise."""
-        inner = [rows[part] for part in periods(rows)]
         p = np.zeros((len(texts), 3))
-        for k in range(4):
-            classes, scores = fit(np.concatenate([inner[j] for j in range(4) if j != k]))
-            p[inner[k]] = np.exp(scores([texts[i] for i in inner[k]])[0])
+        for held, others in inner_folds(rows):
+            classes, scores = fit(rows[others])
+            p[rows[held]] = np.exp(scores([texts[i] for i in rows[held]])[0])
         p = p[rows]
         given = np.searchsorted(classes, y[rows])
         if variant == "prune10":
