@@ -53,8 +53,16 @@ fit's rows); pairs (a third block of TF-IDF columns: every unordered pair
 of two different words in the tweet, wherever they stand, for pairs seen in
 two fit tweets or more, a degree-2 conjunction of the bag of words); tail
 (words and bigrams, and the tweet's last three words again as features of
-their own, END:word, since a tweet's verdict often comes last).
+their own, END:word, since a tweet's verdict often comes last); svm (the
+same columns, a balanced linear support vector machine, one class against the
+rest with the squared hinge loss, labels by the largest margin: the loss of
+the TweetEval paper's SVM in place of the logistic one); stems (words and
+bigrams with each word cut to its Snowball stem, "loving" and "loved" both
+"love"; the character block unchanged; needs `pip install nltk`);
+stemsplus (words and bigrams as they are, and each word's stem beside them
+as a feature of its own, STEM:love, where the stem differs from the word).
 """
+import functools
 import os
 import re
 import sys
@@ -65,6 +73,7 @@ from sklearn.feature_extraction.text import TfidfVectorizer
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import accuracy_score, recall_score
 from sklearn.naive_bayes import MultinomialNB
+from sklearn.svm import LinearSVC
 
 DATA = "../shared/data/semeval/"
 URL = re.compile(r"https?://\S+|www\.\S+")
@@ -73,7 +82,7 @@ TOKEN = re.compile(r"(?u)[\w#@']+|[^\w\s]+")
 HAPPY = re.compile(r"(?<!\S)(?:[:=;8][-o*']?[)\]dDpP}>]|<3|\^_?\^|[(\[][-o*']?[:=]|x[Dd]|XD)(?!\S)")
 SAD = re.compile(r"(?<!\S)(?:[:=;][-']?[(\[{/\\|]|[)\]][-']?[:=]|</3|D[:=])(?!\S)")
 WORD = re.compile(r"(?u)[\w#']+")
-VARIANTS = ("base", "names", "hashtags", "skip", "across", "nbmix", "prune", "prune10", "nb", "nbstable", "distant", "feda", "noise", "ordinal", "flat", "ordmix", "stack", "pairs", "tail")
+VARIANTS = ("base", "names", "hashtags", "skip", "across", "nbmix", "prune", "prune10", "nb", "nbstable", "distant", "feda", "noise", "ordinal", "flat", "ordmix", "stack", "pairs", "tail", "svm", "stems", "stemsplus")
 # Capitalised words that are not names (sentence openers, days, common words).
 NOT_NAMES = set("I I'm I'll I've I'd A The This That It My We You He She They What When Why How Who Where If "
                 "But And So Just Not No Yes Oh Can Do Don't Is Are Was Will Would Should Could Have Has Had Let "
@@ -135,6 +144,28 @@ def tail(text):
     return unigrams_bigrams(words) + ["END:" + w for w in alphanumeric(words)[-3:]]
 
 
+@functools.cache
+def stem(word):
+    """`word`'s Snowball (Porter 2) stem, or `word` itself when it holds no letter (needs nltk)."""
+    from nltk.stem.snowball import EnglishStemmer
+    return EnglishStemmer().stem(word) if any(ch.isalpha() for ch in word) else word
+
+
+def stems(text):
+    """Words and bigrams with each word cut to its Snowball stem (stems)."""
+    return unigrams_bigrams([stem(w) for w in TOKEN.findall(text.lower())])
+
+
+def stemsplus(text):
+    """Words and bigrams as they are, and each word's stem beside it where the two differ (stemsplus)."""
+    words = TOKEN.findall(text.lower())
+    return unigrams_bigrams(words) + ["STEM:" + stem(w) for w in words if stem(w) != w]
+
+
+# The variants whose word block is read by an analyzer of their own.
+WORD_ANALYZERS = {"skip": skipgrams, "tail": tail, "stems": stems, "stemsplus": stemsplus}
+
+
 def emoticon_free_words(text):
     """The lowercased words of `text` with its emoticons taken out (distant's lexicon and columns)."""
     return WORD.findall(SAD.sub(" ", HAPPY.sub(" ", text)).lower())
@@ -167,8 +198,8 @@ def main(variant):
 
     def fit(rows):
         """The log-probabilities of a model fitted on `rows`, and of the naive Bayes beside it for nbmix."""
-        if variant in ("skip", "tail"):
-            words = TfidfVectorizer(lowercase=True, sublinear_tf=True, analyzer={"skip": skipgrams, "tail": tail}[variant])
+        if variant in WORD_ANALYZERS:
+            words = TfidfVectorizer(lowercase=True, sublinear_tf=True, analyzer=WORD_ANALYZERS[variant])
         else:
             words = TfidfVectorizer(lowercase=True, ngram_range=(1, 2), sublinear_tf=True, token_pattern=TOKEN.pattern)
         chars = TfidfVectorizer(lowercase=True, analyzer="char" if variant == "across" else "char_wb", ngram_range=(2, 5), sublinear_tf=True, min_df=2)
@@ -214,6 +245,9 @@ def main(variant):
                 x, labels, rows, len(words.vocabulary_))
 
             return np.unique(y), lambda d: special(columns(d))
+        if variant == "svm":
+            machine = LinearSVC(C=C, class_weight="balanced", max_iter=5000).fit(x, labels)
+            return machine.classes_, lambda d: (machine.decision_function(columns(d)), np.zeros((len(d), 3)))
         model = LogisticRegression(C=C, class_weight="balanced", max_iter=1000).fit(x, labels)
         bayes = MultinomialNB(alpha=0.1, fit_prior=False).fit(x, y[rows]) if variant == "nbmix" else None
 
