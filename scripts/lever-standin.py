@@ -309,8 +309,8 @@ def main(variant):
         print("  meta weights", np.round(meta.coef_, 3).tolist(), flush=True)
 
         def scores(xd):
-            columns = np.hstack([part.predict_log_proba(xd[:, block]) for part, block in zip(parts, blocks)])
-            return meta.predict_log_proba(columns), np.zeros((xd.shape[0], 3))
+            parts_x = np.hstack([part.predict_log_proba(xd[:, block]) for part, block in zip(parts, blocks)])
+            return meta.predict_log_proba(parts_x), np.zeros((xd.shape[0], 3))
         return scores
 
     def distant_lexicon(rows):
