@@ -14,7 +14,7 @@ public enum Language: Sendable, Hashable, Codable {
     case undetermined
     /// Not English. `code` is a short tag of what was seen: an ISO 639-1 code
     /// when the stopword test names a language ("es", "fr", "de", "pt", "it",
-    /// "nl", "id", "tr"), "non-latin" for text mostly in another script, and
+    /// "nl", "id", "tr", "sv", "da" for Danish and Norwegian, "fi", "pl", "cs", "ro"), "non-latin" for text mostly in another script, and
     /// "other" for accented Latin-script text of no listed language.
     case unsupported(code: String)
 

@@ -47,7 +47,8 @@ struct ClassifyCommand: ParsableCommand {
             run stops quietly.
 
             Exit status: 0 every record classified; 65 some records were errors \
-            (the output is still complete); 66 a FILE or the model is missing or \
+            (the output is still complete), or a malformed model (nothing is \
+            classified); 66 a FILE or the model is missing or \
             unreadable; 64 usage error; 74 the output could not be written (disk \
             full; the summary counts only the records written) or standard output \
             is closed.

@@ -27,7 +27,8 @@ struct EvalCommand: ParsableCommand {
             text, or invalid UTF-8 is named; nothing is skipped but empty lines), \
             one with no tweets, or a malformed model; 66 the data file or the model is \
             missing or unreadable; 73 the --report file cannot be written \
-            (checked before the evaluation); 74 standard output is closed.
+            (checked before the evaluation); 74 standard output is closed or cannot \
+            be written (a full disk).
             """)
 
     @OptionGroup var modelOptions: ModelOptions
@@ -64,8 +65,8 @@ struct EvalCommand: ParsableCommand {
             throw ExitCode.dataError
         }
         let evaluation = Evaluation(gold: examples.map(\.label), predictions: model.classify(examples.map(\.text)))
-        print(json ? EvaluationReport.json(evaluation, model: model, file: file) : EvaluationReport.text(evaluation, model: model, file: file),
-              terminator: "")
+        try StandardStreams.write(json ? EvaluationReport.json(evaluation, model: model, file: file)
+                                       : EvaluationReport.text(evaluation, model: model, file: file))
         if let report {
             if let reason = writeOutputFile(EvaluationReport.html(evaluation, model: model, file: file), to: report) {
                 printError("cannot write \(report): \(reason)")

@@ -5,7 +5,7 @@ import Sentiment
 /// self-contained HTML page.
 enum EvaluationReport {
     static func text(_ e: Evaluation, model: SentimentModel, file: String) -> String {
-        var out = "model \(model.id)\ndata  \(file) (\(e.count) tweets)\n"
+        var out = "model \(model.id)\ndata  \(file) (\(tweetCount(e)))\n"
         if let note = otherLanguageNote(e) { out += "      \(note)\n" }
         out += "\n"
         out += String(format: "macro-recall  %.4f\naccuracy      %.4f\nmacro-F1      %.4f\nECE           %.4f\n\n",
@@ -28,6 +28,11 @@ enum EvaluationReport {
             out += String(format: "  %.2f-%.2f %6d      %.4f    %.4f\n", bin.lower, bin.upper, bin.count, bin.confidence, bin.accuracy)
         }
         return out
+    }
+
+    /// "1 tweet", "1993 tweets".
+    static func tweetCount(_ e: Evaluation) -> String {
+        e.count == 1 ? "1 tweet" : "\(e.count) tweets"
     }
 
     /// How many tweets the language test put in another language, or nil when none.
@@ -146,7 +151,7 @@ enum EvaluationReport {
             <style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}
             table{border-collapse:collapse}td,th{padding:.3rem .8rem;border-bottom:1px solid #ddd;text-align:right}
             td:first-child,th:first-child{text-align:left}.figures{display:flex;flex-wrap:wrap;gap:2rem}</style></head>
-            <body><h1>Evaluation</h1><p>Model <code>\(escape(model.id))</code> on <code>\(escape(file))</code> (\(e.count) tweets).\(otherLanguageNote(e).map { " " + $0 + "." } ?? "")</p>
+            <body><h1>Evaluation</h1><p>Model <code>\(escape(model.id))</code> on <code>\(escape(file))</code> (\(tweetCount(e))).\(otherLanguageNote(e).map { " " + $0 + "." } ?? "")</p>
             <table><tr><th>metric</th><th>value</th></tr>
             <tr><td>macro-averaged recall</td><td>\(String(format: "%.4f", e.macroRecall))</td></tr>
             <tr><td>accuracy</td><td>\(String(format: "%.4f", e.accuracy))</td></tr>

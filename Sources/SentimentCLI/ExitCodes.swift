@@ -15,7 +15,8 @@ import ArgumentParser
 extension ExitCode {
     /// `EX_USAGE`: the command was used incorrectly.
     static let usage = ExitCode(64)
-    /// `EX_DATAERR`: the input (or the model) was malformed. The output is still complete.
+    /// `EX_DATAERR`: some input records were malformed (the output is still
+    /// complete, an error record in each one's place), or the model was (nothing was done).
     static let dataError = ExitCode(65)
     /// `EX_NOINPUT`: an input file or the model directory does not exist or cannot be read.
     static let noInput = ExitCode(66)

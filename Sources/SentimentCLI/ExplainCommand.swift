@@ -13,7 +13,7 @@ struct ExplainCommand: ParsableCommand {
 
             Exit status: 0 success; 64 usage error (an empty text, --limit below 1); \
             65 a malformed model; 66 a missing model, or standard input closed or \
-            unreadable; 74 standard output is closed.
+            unreadable; 74 standard output is closed or cannot be written (a full disk).
 
             Examples:
               sentiment explain "the food was great but the service was awful :("
@@ -66,7 +66,7 @@ struct ExplainCommand: ParsableCommand {
                 out += String(format: "  %+.4f  %@\n", contribution.push[label], contribution.feature)
             }
         }
-        print(out, terminator: "")
+        try StandardStreams.write(out)
     }
 
     /// Why the label is not always the most probable class: the decision

@@ -28,4 +28,19 @@ enum StandardStreams {
             throw ExitCode.ioError
         }
     }
+
+    /// Writes `text` whole to standard output, unbuffered (`write(2)`).
+    ///
+    /// A reader that went away (`| head`: EPIPE, where SIGPIPE is ignored)
+    /// ends the command quietly, as it ends `classify`; any other failure (a
+    /// full disk) is said on standard error and exits 74, so a script never
+    /// takes a lost table or timeline for a written one.
+    static func write(_ text: String) throws {
+        var text = text
+        let error = text.withUTF8 { writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0)) }
+        guard error != 0 else { return }
+        if error == EPIPE { throw ExitCode.success }
+        printError("cannot write the output: \(String(cString: strerror(error)))")
+        throw ExitCode.ioError
+    }
 }

@@ -77,10 +77,43 @@ struct TrainCommand: ParsableCommand {
     var balanced = false
 
     @Option(help: "Threads that featurize the data (default: the cores this process may run on); the fits use two. The weights are the same whatever the count.")
-    var threads: Int = 0
+    var threads: Int?
 
-    @Option(help: "The model's version string.")
-    var version: String = "1.0.0"
+    @Option(help: ArgumentHelp("The model's name, the first part of its id (name@version+fingerprint). (default: the last component of --out)",
+                               valueName: "name"))
+    var name: String?
+
+    // `--version` alone is the command line's own version flag.
+    @Option(name: .customLong("model-version"), help: "The model's version string.")
+    var modelVersion: String = "1.0.0"
+
+    /// The n-gram lengths of `--char-ngrams`, as written (the fit's settings
+    /// check that they make a range): nil for `0` (none).
+    private var charRange: (min: Int, max: Int)? {
+        get throws {
+            let range = charNgrams.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+            if range == [0] { return nil }
+            guard range.count == 2, let low = range[0], let high = range[1] else {
+                throw ValidationError("--char-ngrams takes MIN-MAX (such as 3-5) or 0")
+            }
+            return (low, high)
+        }
+    }
+
+    /// `--name`, or the last component of `--out` (`Models/default` names the model `default`).
+    private var modelName: String {
+        name ?? URL(fileURLWithPath: out).standardizedFileURL.lastPathComponent
+    }
+
+    func validate() throws {
+        // Checked here, not in run(), so a mistake shows train's usage line, not the top level's.
+        guard nbPower >= 0, nbPower.isFinite else { throw ValidationError("--nb-power must be 0 or more") }
+        _ = try charRange
+        let name = modelName
+        guard !name.isEmpty, !name.contains(where: { $0 == "@" || $0 == "+" || $0 == "/" || $0.isWhitespace || $0.isNewline }) else {
+            throw ValidationError("the model's name \"\(name)\" must be non-empty, without white space, '@', '+' or '/' (give --name)")
+        }
+    }
 
     func run() throws {
         var options = TrainingOptions()
@@ -92,21 +125,17 @@ struct TrainCommand: ParsableCommand {
         options.maxIterations = maxIterations
         options.balancedClassWeights = balanced
         options.priorExponent = priorExponent
-        guard nbPower >= 0, nbPower.isFinite else { throw ValidationError("--nb-power must be 0 or more") }
         options.naiveBayesPower = nbPower == 0 ? nil : nbPower
-        options.threads = threads
+        options.threads = threads ?? 0
         options.features.bucketBits = bucketBits
         options.features.wordNgrams = wordNgrams
         options.features.charGroupWeight = charWeight
         options.features.contrastWords = contrastWords
-        let range = charNgrams.split(separator: "-").compactMap { Int($0) }
-        if range == [0] {
-            options.features.charNgramMax = 0
-        } else if range.count == 2 {
-            options.features.charNgramMin = range[0]
-            options.features.charNgramMax = range[1]
+        if let range = try charRange {
+            options.features.charNgramMin = range.min
+            options.features.charNgramMax = range.max
         } else {
-            throw ValidationError("--char-ngrams takes MIN-MAX (such as 3-5) or 0")
+            options.features.charNgramMax = 0
         }
 
         // Everything a run needs is checked before minutes of training.
@@ -120,7 +149,7 @@ struct TrainCommand: ParsableCommand {
         let result: Trainer.Result
         do {
             result = try Trainer(options: options).train(
-                examples, version: version, trainFile: train, trainSHA256: trainSHA256,
+                examples, name: modelName, version: modelVersion, trainFile: train, trainSHA256: trainSHA256,
                 command: (["sentiment"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
                 log: { printError($0) })
         } catch let error as ModelError {

@@ -53,11 +53,11 @@ public func buildApplication(
     return Application(
         router: router,
         server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
-        configuration: ApplicationConfiguration(address: .hostname(configuration.host, port: configuration.port)),
+        configuration: ApplicationConfiguration(address: .hostname(HostAddress.bindable(configuration.host), port: configuration.port)),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port
             logger.notice("listening", metadata: [
-                "address": "http://\(configuration.host):\(port)", "profile": "\(configuration.profile.rawValue)",
+                "address": "http://\(HostAddress.authority(configuration.host, port: port))", "profile": "\(configuration.profile.rawValue)",
                 "model": "\(services.classifier.modelID)", "db": "\(configuration.databasePath)",
             ])
             await onServerRunning(port)

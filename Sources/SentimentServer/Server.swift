@@ -53,6 +53,10 @@ public enum Server {
                 } catch let error as IOError where !listening.withLockedValue({ $0 }) {
                     // Before the server listens, the only system call that fails is the bind.
                     throw ListenError(host: configuration.host, port: configuration.port, errno: error.errnoCode)
+                } catch let error where !listening.withLockedValue({ $0 })
+                    && (error is SocketAddressError || error is SocketAddressError.UnknownHost) {
+                    // The host name did not resolve to an address to bind.
+                    throw ListenError(host: configuration.host, port: configuration.port, errno: 0)
                 }
             }
             try store.close()

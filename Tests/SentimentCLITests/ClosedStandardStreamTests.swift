@@ -50,4 +50,31 @@ struct ClosedStandardStreamTests {
         #expect(result.status == 74)
         #expect(result.stderr == "sentiment: cannot write the output: standard output is closed\n")
     }
+
+    @Test("A full disk stops eval and explain with exit 74, saying why", arguments: [
+        ["explain", "what a lovely day"],
+        ["eval", "Tests/SentimentCLITests/Fixtures/labelled.tsv"],
+        ["eval", "--json", "Tests/SentimentCLITests/Fixtures/labelled.tsv"],
+    ])
+    func fullDisk(arguments: [String]) async throws {
+        let result = try await run(arguments, redirection: "> /dev/full")
+        #expect(result.status == 74)
+        #expect(result.stderr == "sentiment: cannot write the output: No space left on device\n")
+    }
+
+    @Test("A full disk stops tweets and history with exit 74, saying why, instead of crashing")
+    func fullDiskTimeline() async throws {
+        let folder = try TemporaryFolder("full-disk-timeline")
+        let db = folder.appendingPathComponent("tweets.sqlite").path
+        let archive = ["--archive", "Examples/archive/sunnydays", "--db", db]
+        let shown = try await run(["tweets", "sunnydays"] + archive, redirection: "")
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("@sunnydays"))
+        for arguments in [["tweets", "sunnydays"] + archive, ["tweets", "sunnydays", "--format", "jsonl"] + archive,
+                          ["history", "--db", db]] {
+            let result = try await run(arguments, redirection: "> /dev/full")
+            #expect(result.status == 74, "\(arguments): \(result.stderr)")
+            #expect(result.stderr == "sentiment: cannot write the output: No space left on device\n", "\(arguments)")
+        }
+    }
 }

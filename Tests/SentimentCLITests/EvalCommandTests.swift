@@ -109,6 +109,17 @@ struct EvalCommandTests {
         #expect(try await eval(["--model", "Models/default", "Models/default", labelled]).status == 64)
     }
 
+    @Test("One tweet is counted as one tweet, in the table and in the report")
+    func oneTweet() async throws {
+        let file = folder.appendingPathComponent("one.tsv")
+        try "id\tlabel\ttext\n1\tpositive\tI love this\n".write(to: file, atomically: false, encoding: .utf8)
+        let report = folder.appendingPathComponent("one.html")
+        let run = try await eval(["--report", report.path, "Models/default", file.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.outputLines.contains("data  \(file.path) (1 tweet)"), "\(run.output)")
+        #expect(try String(contentsOf: report, encoding: .utf8).contains("(1 tweet)."))
+    }
+
     @Test("A directory as the data file exits 66 naming it, as classify does")
     func directoryAsData() async throws {
         let run = try await eval(["Models/default", folder.url.path])

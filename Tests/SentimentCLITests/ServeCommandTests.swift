@@ -86,6 +86,17 @@ struct ServeCommandTests {
         #expect(run.stderr.hasPrefix("sentiment: cannot open the database \(folder.url.path): "), "\(run.stderr)")
     }
 
+    @Test("A host name with no address exits 69 with one line naming it")
+    func unknownHost() async throws {
+        let folder = try TemporaryFolder("sentiment-serve-host")
+        let db = folder.appendingPathComponent("serve.sqlite").path
+        let run = try await SentimentExecutable.run(["serve", "--host", "nonexistent.invalid", "--port", "18080", "--db", db,
+                                                     "--offline", "--log-level", "error"],
+                                                    environment: ["SENTIMENT_API_KEY": "k"])
+        #expect(run.status == 69, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("sentiment: cannot listen on nonexistent.invalid:18080: the name has no address"), "\(run.stderr)")
+    }
+
     @Test("A port another process listens on exits 69 with one line naming the address")
     func portInUse() async throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -24,7 +24,7 @@ struct TrainCommandTests {
 
     /// The model id in "wrote DIR (ID) in …".
     private func writtenID(_ run: SentimentExecutable.Run) -> String? {
-        run.stderr.firstMatch(of: #/wrote .+ \((default@[^)]+)\)/#).map { String($0.output.1) }
+        run.stderr.firstMatch(of: #/wrote .+ \(([^()@\s]+@[^)]+)\)/#).map { String($0.output.1) }
     }
 
     @Test("train writes a model directory that eval and classify then load")
@@ -36,6 +36,7 @@ struct TrainCommandTests {
             #expect(FileManager.default.fileExists(atPath: model.appendingPathComponent(file).path), "\(file)")
         }
         let id = try #require(writtenID(run), "\(run.stderr)")
+        #expect(id.hasPrefix("model@1.0.0+"), "named after its directory: \(id)")
         #expect(run.stderr.contains("cross-validation: macro-recall"))
 
         let evaluated = try await SentimentExecutable.run(["eval", model.path, labelled])
@@ -49,6 +50,30 @@ struct TrainCommandTests {
         #expect(["negative", "neutral", "positive"].contains(records.first?["label"] as? String ?? ""), "\(records)")
     }
 
+    @Test("--name and --model-version make the model's id; --version is the command line's own")
+    func nameAndVersion() async throws {
+        let (run, _) = try await train("named", ["--name", "tweets-2026", "--model-version", "2.1.0"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(writtenID(run)?.hasPrefix("tweets-2026@2.1.0+") == true, "\(run.stderr)")
+
+        let version = try await SentimentExecutable.run(["train", "--version"])
+        #expect(version.status == 0, "\(version.stderr)")
+        #expect(version.output == "1.0.0\n")
+
+        let (badName, out) = try await train("bad-name", ["--name", "a@b"])
+        #expect(badName.status == 64)
+        #expect(badName.stderr.contains("without white space, '@', '+' or '/'"), "\(badName.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test("A malformed --char-ngrams shows train's usage, not the top level's")
+    func badCharNgramsShowsTrainUsage() async throws {
+        let (run, _) = try await train("bad-range", ["--char-ngrams", "abc"])
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--char-ngrams takes MIN-MAX"), "\(run.stderr)")
+        #expect(run.stderr.contains("Usage: sentiment train"), "\(run.stderr)")
+    }
+
     @Test("Two runs with the same seed and threads write the same weights, byte for byte")
     func trainingIsDeterministic() async throws {
         let (first, a) = try await train("a")
@@ -57,7 +82,9 @@ struct TrainCommandTests {
         let weightsA = try Data(contentsOf: a.appendingPathComponent("weights.bin"))
         let weightsB = try Data(contentsOf: b.appendingPathComponent("weights.bin"))
         #expect(!weightsA.isEmpty && weightsA == weightsB)
-        #expect(writtenID(first) != nil && writtenID(first) == writtenID(second))
+        // The ids differ only by name, the directory's ("a", "b").
+        #expect(writtenID(first)?.hasPrefix("a@") == true && writtenID(second)?.hasPrefix("b@") == true)
+        #expect(writtenID(first)?.dropFirst() == writtenID(second)?.dropFirst())
     }
 
     @Test("With --dev, train reports the dev metrics and records them in the manifest")

@@ -39,10 +39,12 @@ struct ClassifyBodyTests {
     func integerIDsAreEchoedExactly() async throws {
         try await TestServer.with { server in
             let body = #"{"items": [{"id": 9007199254740993, "text": "a"}, {"id": 12345678901234567890, "text": "b"}, "#
-                + #"{"id": -9223372036854775808, "text": "c"}, {"id": 2.5, "text": "d"}, {"id": 7, "text": "e"}]}"#
+                + #"{"id": -9223372036854775808, "text": "c"}, {"id": 2.5, "text": "d"}, {"id": 7, "text": "e"}, "#
+                + #"{"id": 123456789012345678901234567890, "text": "f"}, {"id": -18446744073709551617, "text": "g"}]}"#
             let answer = try await server.request(.POST, "/v1/classify", body: Data(body.utf8))
             #expect(answer.status == 200)
-            for id in ["9007199254740993", "12345678901234567890", "-9223372036854775808", "2.5", "7"] {
+            for id in ["9007199254740993", "12345678901234567890", "-9223372036854775808", "2.5", "7",
+                       "123456789012345678901234567890", "-18446744073709551617"] {
                 #expect(answer.text.contains(#""id":\#(id),"#), "id \(id) in \(answer.text)")
             }
             try OpenAPIDocument.shared.validate(answer, path: "/v1/classify", method: "post")
@@ -97,6 +99,35 @@ struct ClassifyBodyTests {
     }
 
     // MARK: - NDJSON
+
+    @Test("A null text is a missing text, in JSON and in NDJSON")
+    func nullTextIsMissing() async throws {
+        try await TestServer.with { server in
+            let json = try await server.request(.POST, "/v1/classify", body: Data(#"{"items": [{"id": "a", "text": null}]}"#.utf8))
+            #expect(json.status == 200)
+            let results = try #require(try json.object()["results"] as? [[String: Any]])
+            #expect((results.first?["error"] as? [String: Any])?["code"] as? String == "missing-text", "\(json.text)")
+            #expect(results.first?["id"] as? String == "a")
+
+            let ndjson = try await server.request(.POST, "/v1/classify", body: Data(#"{"id": null, "text": null}"#.utf8),
+                                                  contentType: "application/x-ndjson")
+            #expect(ndjson.text.contains(#""code":"missing-text""#), "\(ndjson.text)")
+        }
+    }
+
+    @Test("NDJSON errors name the body's line, blank lines counted")
+    func ndjsonErrorsNameThePhysicalLine() async throws {
+        try await TestServer.with { server in
+            let answer = try await server.request(.POST, "/v1/classify", body: Data("\"one\"\n\n{bad\n   \n42\n".utf8),
+                                                  contentType: "application/x-ndjson")
+            #expect(answer.status == 200)
+            let lines = answer.text.split(separator: "\n").map(String.init)
+            #expect(lines.count == 3, "\(answer.text)")
+            #expect(lines.count == 3 && lines[1].contains(#""detail":"line 3: not valid JSON"#), "\(answer.text)")
+            #expect(lines.count == 3 && lines[2].contains(#""detail":"line 5 is a number"#), "\(answer.text)")
+            #expect(lines.count == 3 && lines[2].contains(#""index":2"#), "items are still counted without the blank lines")
+        }
+    }
 
     @Test("The error line that ends an NDJSON stream carries the request id")
     func ndjsonErrorLineHasTheRequestID() async throws {

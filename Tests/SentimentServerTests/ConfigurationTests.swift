@@ -59,6 +59,32 @@ struct ConfigurationTests {
         try ServerConfiguration(profile: .dev, host: "::1", databasePath: "/tmp/x.sqlite").validate()
     }
 
+    @Test("A blank API key is refused: no request could present it")
+    func blankAPIKeyIsRefused() throws {
+        let blank = ServerConfiguration(profile: .prod, host: "0.0.0.0", databasePath: "/tmp/x.sqlite", apiKey: "   ")
+        #expect(throws: ConfigurationError.invalidValue(name: "SENTIMENT_API_KEY", value: "   ", expected: "a key that is not blank")) {
+            try blank.validate()
+        }
+    }
+
+    @Test("An https upstream on this machine is refused for being local, not for its scheme")
+    func localHTTPSUpstreamSaysWhy() throws {
+        let local = ServerConfiguration(profile: .prod, databasePath: "/tmp/x.sqlite", upstreamBaseURL: URL(string: "https://127.0.0.1")!)
+        #expect {
+            try local.validate()
+        } throws: { error in
+            "\(error)".contains("https://127.0.0.1 points at this machine")
+        }
+    }
+
+    @Test("A name under .localhost listens on loopback")
+    func localhostNameListens() async throws {
+        try await TestServer.with(configure: { $0.host = "app.localhost" }) { server in
+            let answer = try await server.request(.GET, "/healthz")
+            #expect(answer.status == 200)
+        }
+    }
+
     @Test("Listening beyond loopback requires an API key")
     func publicHostNeedsAnAPIKey() throws {
         let open = ServerConfiguration(profile: .prod, host: "0.0.0.0", databasePath: "/tmp/x.sqlite")

@@ -37,6 +37,23 @@ struct LanguageTests {
         #expect(try !language(text).isSupported)
     }
 
+    @Test("Swedish, Danish, Finnish, Polish, Czech and Romanian posts are flagged with their language", arguments: [
+        ("Jag älskar dig", "sv"), ("Jeg elsker dig", "da"), ("Olen tänään todella onnellinen", "fi"),
+        ("Kocham cię bardzo", "pl"), ("Dnes jsem velmi šťastný", "cs"), ("Sunt foarte fericit astăzi", "ro"),
+        ("Je t'aime", "fr"),
+    ])
+    func moreLanguages(text: String, code: String) throws {
+        #expect(try language(text) == .unsupported(code: code))
+    }
+
+    @Test("English words that other languages also spell stay English", arguments: [
+        "Meg and I went to the med center", "So glad you care", "Ska bands and bra shopping", "Björk was amazing tonight",
+        "Jak and Daxter is a great game", "Give it a min", "That one is mine",
+    ])
+    func sharedSpellings(text: String) throws {
+        #expect(try language(text) == .english)
+    }
+
     @Test("English stays English, loanwords with accents included", arguments: [
         "I love this!!! 😍",
         "The meeting is at 3pm",

@@ -328,6 +328,34 @@ struct ServiceTests {
         }
     }
 
+    @Test("Tweets an import gave to a --user guess move to the author a later input names; a real author's never move")
+    func guessedOwnerGivesWayToTheNamedAuthor() async throws {
+        try await withStore { store, _ async throws in
+            let service = TweetService(store: store, source: nil, classifier: CountingClassifier(), logger: testLogger)
+            var unnamed = sampleTweets(3, by: alice)
+            for index in unnamed.indices { unnamed[index].authorID = "" }
+            let guessed = try await service.importArchive(ArchiveContents(tweets: unnamed), owner: "wrongname")
+            #expect(guessed.tweetsAdded == 3)
+            #expect(try await service.timeline(username: "wrongname").tweets.count == 3)
+
+            let named = try await service.importArchive(ArchiveContents(users: [alice], tweets: sampleTweets(3, by: alice)))
+            #expect(named.tweetsAdded == 0)
+            #expect(named.tweetsReassigned == 3)
+            #expect(try await service.timeline(username: "alice").tweets.count == 3)
+            let left = try? await service.timeline(username: "wrongname")
+            #expect(left?.tweets.isEmpty ?? true, "nothing is left under the guess")
+
+            // Bob's account is real: the same ids named as Alice's stay his.
+            let bobs = sampleTweets(3, by: bob)
+            _ = try await service.importArchive(ArchiveContents(users: [bob], tweets: bobs))
+            var claimed = bobs
+            for index in claimed.indices { claimed[index].authorID = alice.id }
+            let claim = try await service.importArchive(ArchiveContents(users: [alice], tweets: claimed))
+            #expect(claim.tweetsReassigned == 0)
+            #expect(try await service.timeline(username: "bob_builder").tweets.count == 3)
+        }
+    }
+
     @Test("An id read twice in one input is stored once, the first; a repeat that says something else is reported")
     func repeatedIDs() async throws {
         try await withStore { store, _ async throws in

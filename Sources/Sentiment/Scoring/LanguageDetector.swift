@@ -5,7 +5,7 @@ import CTokenizer
 /// 1. No letters at all (emoji, numbers, links): `.undetermined`, scored as usual.
 /// 2. More letters outside the Latin script than in it: `.unsupported("non-latin")`.
 /// 3. Latin script: count the words that are function words ("stopwords") of
-///    English and of eight other languages written in Latin script. A text with
+///    English and of fourteen other languages written in Latin script. A text with
 ///    at least `minimumForeignHits` stopwords of one other language and more of
 ///    them than English ones is `.unsupported(<that language's code>)`.
 ///    A text with no English stopword at all is also `.unsupported` when its
@@ -22,7 +22,8 @@ import CTokenizer
 /// The lists are hand-picked function words and the everyday words of short
 /// posts (greetings, "thanks", "love", "today", laughter such as "jaja" and
 /// "kkkk"), and avoid words that English tweets use ("a", "me", "no", "son",
-/// "die", "in", "la", "de", "hat", "war", "tag", "mon", "era" …). On the
+/// "die", "in", "la", "de", "hat", "war", "tag", "mon", "era", "glad", "care",
+/// "med", "min" …). On the
 /// training file's 47,561 English tweets nine are flagged, every one written
 /// in another language (Dutch and German YouTube notices, Indonesian, Spanish,
 /// French, Hindi and Swahili in Latin letters); a tenth, naming "Las Vegas"
@@ -55,7 +56,7 @@ struct LanguageDetector: Sendable {
                 "toujours", "jamais", "rien", "trop", "aussi", "alors", "donc", "parce", "quoi", "où", "ici", "là",
                 "avez", "sont", "sera", "ouais", "oui", "mdr", "ptdr", "vraiment", "gens", "jour", "soir", "nuit",
                 "temps", "vie", "chez", "sans", "depuis", "avant", "après", "leur", "ces", "ne", "n'est", "c'était",
-                "moi", "toi", "lui", "qu'il", "j'aime", "t'es", "y'a"]),
+                "moi", "toi", "lui", "qu'il", "j'aime", "t'es", "y'a", "t'aime", "m'aime", "aime", "j'taime"]),
         ("de", ["der", "das", "und", "ist", "nicht", "ich", "du", "ein", "eine", "mit", "auf", "für", "sehr",
                 "heute", "aber", "wir", "sie", "zu", "den", "dem", "auch", "noch", "schon", "bin", "liebe", "dich",
                 "mich", "mir", "dir", "ihr", "euch", "uns", "essen", "schrecklich", "guten", "morgen", "zusammen",
@@ -98,6 +99,29 @@ struct LanguageDetector: Sendable {
                 "güzel", "kötü", "mı", "mi", "şey", "hiç", "sana", "bana", "benim", "senin", "nasıl", "neden",
                 "çünkü", "artık", "sonra", "önce", "yarın", "dün", "gece", "akşam", "hayat", "aşk", "canım",
                 "tamam"]),
+        ("sv", ["jag", "och", "är", "inte", "som", "på", "för", "tack", "älskar", "idag", "mycket", "hej", "vad",
+                "varför", "också", "eller", "ett", "vara", "blir", "bara", "aldrig", "alltid", "godmorgon",
+                "tråkigt", "roligt", "hemma", "jättebra", "dej", "mej", "inget", "någon", "något", "kanske",
+                "väldigt", "igen", "imorgon"]),
+        ("da", ["jeg", "ikke", "elsker", "meget", "godmorgen", "hvordan", "hvad", "hvorfor", "også", "fordi",
+                "altid", "nogle", "noget", "ikkje", "veldig", "takk", "tusind", "være", "blev", "bliver", "godt",
+                "dårlig", "dejlig", "glæder", "jer", "mit", "kærlighed"]),
+        ("fi", ["olen", "ei", "minä", "sinä", "hän", "tänään", "todella", "kiitos", "hyvää", "huomenta",
+                "rakastan", "sinua", "onnellinen", "paljon", "mutta", "kun", "tämä", "että", "oli", "olla",
+                "ihan", "niin", "joo", "moi", "hyvä", "huono", "kaikki", "päivää", "minun", "sinun", "meidän",
+                "huomenna", "eilen", "aina", "koskaan", "vielä", "tosi", "kivaa", "kiva"]),
+        ("pl", ["nie", "się", "jestem", "jesteś", "bardzo", "dzisiaj", "dziś", "dziękuję", "dzięki", "kocham",
+                "cię", "ciebie", "że", "był", "była", "mój", "moja", "wszystko", "dobrze", "dobry", "dzień",
+                "czy", "tylko", "jeszcze", "już", "naprawdę", "szczęśliwy", "szczęśliwa", "jutro", "wczoraj",
+                "zawsze", "nigdy", "teraz", "kiedy", "dlaczego", "więc", "mnie", "tobą", "jego", "jej"]),
+        ("cs", ["jsem", "není", "velmi", "dnes", "děkuji", "děkuju", "miluji", "miluju", "tě", "moc", "jsi",
+                "jsme", "jste", "jsou", "byl", "byla", "bylo", "mám", "máš", "také", "taky", "protože", "všechno",
+                "dobrý", "dobře", "šťastný", "šťastná", "krásný", "krásná", "ahoj", "prosím", "zítra", "včera",
+                "vždy", "nikdy", "teď", "když", "proč", "mě", "mi", "hodně", "opravdu"]),
+        ("ro", ["sunt", "foarte", "este", "și", "astăzi", "azi", "mulțumesc", "multumesc", "iubesc", "fericit",
+                "fericită", "sau", "pentru", "acum", "mâine", "bine", "frumos", "frumoasă", "noapte", "bună",
+                "ziua", "dragă", "vreau", "ești", "suntem", "avem", "aici", "acolo", "într", "mult", "multă",
+                "niciodată", "mereu", "ce"]),
     ]
 
     /// Language index per stopword token hash. A word listed for several

@@ -12,7 +12,7 @@ struct HistoryCommand: AsyncParsableCommand {
             first; the oldest are dropped beyond 50.
 
             Exit status: 0 success; 73 the database cannot be opened; 74 standard \
-            output is closed.
+            output is closed or cannot be written (a full disk).
 
             Examples:
               sentiment history
@@ -38,6 +38,6 @@ struct HistoryCommand: AsyncParsableCommand {
         for entry in try await store.searchHistory(limit: TweetService.Options().historyLimit) {
             text += "\(entry.username)\t\(TweetDate.iso8601String(entry.searchedAt))\n"
         }
-        writeToStandardOutput(text)
+        try StandardStreams.write(text)
     }
 }

@@ -82,6 +82,7 @@ struct ImportCommand: AsyncParsableCommand {
             writeToStandardError("""
                 \(path): \(count(summary.tweetsRead, "tweet")) read, \
                 \(summary.tweetsRepeated > 0 ? "\(summary.tweetsRepeated) repeated, " : "")\(summary.tweetsAdded) new, \
+                \(summary.tweetsReassigned > 0 ? "\(summary.tweetsReassigned) moved to their named author from an earlier --user, " : "")\
                 \(summary.tweetsClassified) classified, \(summary.issues.count) skipped\(users.isEmpty ? "" : " (\(users))")\n
                 """)
         }

@@ -29,7 +29,7 @@ struct TweetsCommand: AsyncParsableCommand {
             shown), or a malformed model; 66 offline \
             and nothing stored, or a missing archive or model; 67 unknown user; \
             69 the source failed and nothing is stored; 73 the database cannot be opened; \
-            74 standard output is closed.
+            74 standard output is closed or cannot be written (a full disk).
 
             Examples:
               sentiment tweets sunnydays --archive Examples/archive/sunnydays
@@ -134,10 +134,10 @@ struct TweetsCommand: AsyncParsableCommand {
                 default: throw ExitCode.usage
                 }
             }
-            if printed == 0 { writeToStandardOutput(printer.header(timeline.user)) }
+            if printed == 0 { try StandardStreams.write(printer.header(timeline.user)) }
             var text = ""
             for tweet in timeline.tweets { text += try printer.line(tweet) }
-            writeToStandardOutput(text)
+            try StandardStreams.write(text)
             printed += timeline.tweets.count
             failure = failure ?? timeline.failure
             cursor = timeline.nextCursor
@@ -145,7 +145,7 @@ struct TweetsCommand: AsyncParsableCommand {
         if let failure {
             printError("showing stored tweets, which may be out of date: \(failure.message)")
         }
-        if printed == 0, format == .pretty { writeToStandardOutput("No tweets.\n") }
+        if printed == 0, format == .pretty { try StandardStreams.write("No tweets.\n") }
     }
 }
 

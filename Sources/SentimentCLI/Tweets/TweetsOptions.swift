@@ -64,8 +64,3 @@ struct UnavailableSource: TweetSource {
 func standardOutputWantsColor() -> Bool {
     isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
 }
-
-/// Writes text to standard output without buffering surprises.
-func writeToStandardOutput(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
-}

@@ -32,13 +32,13 @@ struct ClassifyItem: Sendable {
         }
         var id = object["id"] ?? .null
         switch id {
-        case .null, .string, .integer, .unsignedInteger, .number: break
+        case .null, .string, .integer, .unsignedInteger, .number, .decimal: break
         default:
             let problem = ItemError.invalidID("\(member("id")) is \(id.typeName); use a string or a number")
             id = .null
             return ClassifyItem(index: index, id: id, text: .failure(problem))
         }
-        guard let text = object["text"] else {
+        guard let text = object["text"], text != .null else {
             return ClassifyItem(index: index, id: id, text: .failure(.missingText("\(field) has no \"text\"")))
         }
         guard case .string(let string) = text else {

@@ -37,6 +37,19 @@ enum HostAddress {
         return false
     }
 
+    /// The address to bind for `host`: `127.0.0.1` for a name under
+    /// `.localhost`, which RFC 6761 puts on loopback but the system resolver
+    /// does not know; `host` itself otherwise.
+    static func bindable(_ host: String) -> String {
+        let name = normalized(host)
+        return name.hasSuffix(".localhost") ? "127.0.0.1" : host
+    }
+
+    /// `host:port` as a URL writes it, an IPv6 literal in brackets (`[::1]:8080`).
+    static func authority(_ host: String, port: Int) -> String {
+        host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
     /// Lowercased, without brackets, an IPv6 zone (`%lo`) or a final dot.
     private static func normalized(_ host: String) -> String {
         var name = host.lowercased().trimmingCharacters(in: .whitespaces)

@@ -233,11 +233,18 @@ public struct ServerConfiguration: Sendable {
         }
         if profile.requiresPublicUpstream, !offline {
             let scheme = upstreamBaseURL.scheme?.lowercased()
-            if scheme != "https" || HostAddress.isLocal(upstreamBaseURL.host ?? "") {
+            let why = scheme != "https" ? "is not https"
+                : HostAddress.isLocal(upstreamBaseURL.host ?? "") ? "points at this machine" : nil
+            if let why {
                 throw .profileViolation(
                     profile: profile,
-                    reason: "the upstream \(upstreamBaseURL.absoluteString) is a development URL; use --profile dev, or an https URL")
+                    reason: "the upstream \(upstreamBaseURL.absoluteString) \(why), as a development URL does; "
+                        + "use --profile dev, or the X API's https URL")
             }
+        }
+        if let apiKey, !apiKey.isEmpty, apiKey.allSatisfy(\.isWhitespace) {
+            // Header values are trimmed, so no request could ever present it.
+            throw .invalidValue(name: Self.apiKeyEnvironmentVariable, value: apiKey, expected: "a key that is not blank")
         }
         if !listensOnLoopbackOnly, (apiKey ?? "").isEmpty {
             throw .apiKeyRequired(host: host)

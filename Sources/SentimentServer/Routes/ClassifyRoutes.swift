@@ -114,11 +114,13 @@ struct ClassifyRoutes {
             var splitter = LineSplitter(maximumLineBytes: limits.maximumTextLength * 4 + 4096)
             var pending: [ClassifyItem] = []
             var count = 0
+            var lineNumber = 0  // of the body's lines, blank ones included: what errors name
             var received = 0
             var stop: Problem?
             let encoder = JSONCoding.encoder
 
             func take(_ line: LineSplitter.Line) {
+                lineNumber += 1
                 let item: ClassifyItem
                 switch line {
                 case .text(let bytes):
@@ -126,13 +128,13 @@ struct ClassifyRoutes {
                     let data = Data(bytes)
                     do {
                         let value = try JSONCoding.decoder.decode(JSONValue.self, from: data)
-                        item = ClassifyItem.fromItem(value, index: count, field: "line \(count + 1)", limits: limits)
+                        item = ClassifyItem.fromItem(value, index: count, field: "line \(lineNumber)", limits: limits)
                     } catch {
                         item = ClassifyItem(index: count, id: .null,
-                                            text: .failure(.malformedJSON("line \(count + 1): \(JSONCoding.describe(error, data: data))")))
+                                            text: .failure(.malformedJSON("line \(lineNumber): \(JSONCoding.describe(error, data: data))")))
                     }
                 case .tooLong:
-                    item = ClassifyItem(index: count, id: .null, text: .failure(.textTooLong("line \(count + 1) is too long")))
+                    item = ClassifyItem(index: count, id: .null, text: .failure(.textTooLong("line \(lineNumber) is too long")))
                 }
                 if count >= limits.maximumStreamItems {
                     stop = stop ?? Problem.tooManyItems(count + 1, limit: limits.maximumStreamItems)

@@ -39,13 +39,16 @@ enum JSONCoding {
 /// item is a per-item error, never a failed batch).
 ///
 /// Whole numbers that fit `Int64` (or `UInt64`) are kept exactly, so a numeric
-/// id such as `9007199254740993` is echoed as given; other numbers are `Double`s.
+/// id such as `9007199254740993` is echoed as given; larger whole numbers are
+/// `Decimal`s, exact up to 38 digits; other numbers are `Double`s.
 enum JSONValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
     case integer(Int64)
     case unsignedInteger(UInt64)
     case number(Double)
+    /// A whole number beyond 64 bits (`123456789012345678901234567890`).
+    case decimal(Decimal)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -79,7 +82,12 @@ enum JSONValue: Sendable, Hashable, Codable {
         } else if let value = try? container.decode(UInt64.self) {
             self = .unsignedInteger(value)
         } else {
-            self = .number(try container.decode(Double.self))
+            let number = try container.decode(Double.self)
+            if number.rounded() == number, abs(number) >= 0x1p63, let decimal = try? container.decode(Decimal.self) {
+                self = .decimal(decimal)
+            } else {
+                self = .number(number)
+            }
         }
     }
 
@@ -92,6 +100,7 @@ enum JSONValue: Sendable, Hashable, Codable {
         case .unsignedInteger(let value): try container.encode(value)
         case .number(let value):
             if value.rounded() == value, abs(value) < 1e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
+        case .decimal(let value): try container.encode(value)
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
@@ -103,7 +112,7 @@ enum JSONValue: Sendable, Hashable, Codable {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
-        case .integer, .unsignedInteger, .number: "a number"
+        case .integer, .unsignedInteger, .number, .decimal: "a number"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"

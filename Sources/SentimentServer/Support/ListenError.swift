@@ -13,11 +13,13 @@ public struct ListenError: Error, CustomStringConvertible {
     public var host: String
     /// The configured port.
     public var port: Int
-    /// The `errno` of the failed `bind` (`EADDRINUSE`, `EADDRNOTAVAIL`, `EACCES`, …).
+    /// The `errno` of the failed `bind` (`EADDRINUSE`, `EADDRNOTAVAIL`, `EACCES`, …),
+    /// or 0 when the host name has no address.
     public var errno: Int32
 
     public var description: String {
-        let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+        let address = HostAddress.authority(host, port: port)
+        if errno == 0 { return "cannot listen on \(address): the name has no address (give an IP address or a name of this machine)" }
         let hint = errno == EADDRINUSE ? " (another process listens there; choose another --port)" : ""
         return "cannot listen on \(address): \(String(cString: strerror(errno)))\(hint)"
     }

@@ -102,7 +102,7 @@ extension Problem {
     /// 415: a content type the endpoint does not read.
     static func unsupportedMediaType(_ type: String) -> Problem {
         Problem(status: .unsupportedMediaType, code: "unsupported-media-type", title: "Unsupported media type",
-                detail: "'\(type)' is neither application/json nor application/x-ndjson; send a Content-Type header")
+                detail: "'\(type)' is neither application/json nor application/x-ndjson; send one of them as the Content-Type")
     }
 
     /// 401: the write endpoint needs the API key.

@@ -84,7 +84,7 @@ public struct ArchiveContents: Sendable, Hashable {
         let ids = Set(orphans.map(\.authorID)).subtracting([""])
         var name = Substring(username.trimmingCharacters(in: .whitespacesAndNewlines))
         if name.hasPrefix("@") { name = name.dropFirst() }
-        let id = ids.count == 1 ? ids.first! : "local:" + User.key(for: username)
+        let id = ids.count == 1 ? ids.first! : User.localIDPrefix + User.key(for: username)
         return User(id: id, username: String(name), displayName: String(name))
     }
 }

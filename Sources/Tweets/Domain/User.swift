@@ -17,6 +17,10 @@ public struct User: Sendable, Hashable, Codable, Identifiable {
     /// The profile picture, when known.
     public var avatarURL: URL?
 
+    /// The start of the id of a user made up for an import's `--user NAME`
+    /// (`local:name`), whose tweets the input did not say the author of.
+    public static let localIDPrefix = "local:"
+
     /// Creates a user.
     public init(id: String, username: String, displayName: String, description: String? = nil, avatarURL: URL? = nil) {
         self.id = id

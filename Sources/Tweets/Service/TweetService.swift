@@ -133,6 +133,7 @@ public final class TweetService: Sendable {
                     return tweet
                 }
                 try await store.save(users: [found], tweets: tweets, at: now)
+                _ = try await store.reassignFromLocalAuthors(tweets)
                 fetchedIDs = tweets.map(\.id)
                 sourceToken = page.nextCursor
                 sourceExhausted = page.nextCursor == nil
@@ -260,6 +261,9 @@ public final class TweetService: Sendable {
         /// The owner given, when it was not used: every tweet named an author
         /// of the input, none of them that user (no user was made for it).
         public var unusedOwner: String? = nil
+        /// Stored tweets moved to the author the input names from a made-up
+        /// one (`local:name`, an earlier import's `--user`).
+        public var tweetsReassigned: Int = 0
     }
 
     /// Stores an archive's users and tweets and classifies them.
@@ -288,7 +292,7 @@ public final class TweetService: Sendable {
                 unusedOwner = owner
             } else {
                 let user = try await store.user(username: owner) ?? contents.owner(username: owner)
-                    ?? User(id: "local:" + User.key(for: owner), username: User.key(for: owner), displayName: owner)
+                    ?? User(id: User.localIDPrefix + User.key(for: owner), username: User.key(for: owner), displayName: owner)
                 contents = contents.assigning(owner: user)
             }
         }
@@ -304,10 +308,12 @@ public final class TweetService: Sendable {
         let now = sleeper.now()
         let chunk = 1000
         var added = 0
+        var reassigned = 0
         try await store.save(users: contents.users, tweets: [], at: now)
         for start in stride(from: 0, to: tweets.count, by: chunk) {
             let slice = Array(tweets[start..<min(tweets.count, start + chunk)])
             added += try await store.save(users: [], tweets: slice, at: now).count
+            reassigned += try await store.reassignFromLocalAuthors(slice)
             progress?(ImportProgress(phase: .storing, completed: start + slice.count, total: tweets.count))
         }
 
@@ -321,6 +327,7 @@ public final class TweetService: Sendable {
         }
         return ImportSummary(users: contents.users, tweetsRead: contents.tweets.count + contents.repeatedTweets,
                              tweetsRepeated: contents.repeatedTweets, tweetsAdded: added,
-                             tweetsClassified: pending.count, issues: issues, unusedOwner: unusedOwner)
+                             tweetsClassified: pending.count, issues: issues, unusedOwner: unusedOwner,
+                             tweetsReassigned: reassigned)
     }
 }

@@ -137,6 +137,28 @@ public final class TweetStore: Sendable {
         }
     }
 
+    /// Moves stored tweets from a made-up author to the one `tweets` name.
+    ///
+    /// An import with `--user NAME` of tweets whose author the input does not
+    /// say stores them under `local:name`; when an archive or the X API later
+    /// names their real author, that author wins. A tweet stored under a real
+    /// account id is never moved.
+    ///
+    /// - Returns: how many stored tweets moved.
+    public func reassignFromLocalAuthors(_ tweets: [Tweet]) async throws -> Int {
+        let named = tweets.filter { !$0.authorID.hasPrefix(User.localIDPrefix) && !$0.authorID.isEmpty }
+        guard !named.isEmpty else { return 0 }
+        return try await pool.write { db in
+            var moved = 0
+            for tweet in named {
+                try db.execute(sql: "UPDATE tweet SET author_id = ? WHERE id = ? AND author_id LIKE ?",
+                               arguments: [tweet.authorID, tweet.id, User.localIDPrefix + "%"])
+                moved += db.changesCount
+            }
+            return moved
+        }
+    }
+
     /// The stored user with this username (case-insensitive; the most recently
     /// updated one if the name moved between accounts).
     public func user(username: String) async throws -> User? {
