@@ -14,8 +14,9 @@ public enum Language: Sendable, Hashable, Codable {
     case undetermined
     /// Not English. `code` is a short tag of what was seen: an ISO 639-1 code
     /// when the stopword test names a language ("es", "fr", "de", "pt", "it",
-    /// "nl", "id", "tr", "sv", "da" for Danish and Norwegian, "fi", "pl", "cs", "ro"), "non-latin" for text mostly in another script, and
-    /// "other" for accented Latin-script text of no listed language.
+    /// "nl", "id", "tr", "sv", "da" for Danish and Norwegian, "fi", "pl", "cs",
+    /// "ro"), "non-latin" for text mostly in another script, and "other" for
+    /// accented Latin-script text of no listed language.
     case unsupported(code: String)
 
     /// Whether the model's label should be trusted for this text.

@@ -119,8 +119,7 @@ struct ClassifyCommand: ParsableCommand {
             throw ExitCode.noInput
         }
         if let writeError = outcome.writeError, writeError != EPIPE {
-            printError("cannot write the output: \(String(cString: strerror(writeError)))")
-            throw ExitCode.ioError
+            throw StandardStreams.writeFailed(writeError)
         }
         if outcome.tally.errors > 0 { throw ExitCode.dataError }
     }

@@ -40,7 +40,12 @@ enum StandardStreams {
         let error = text.withUTF8 { writeAll(STDOUT_FILENO, UnsafeRawBufferPointer($0)) }
         guard error != 0 else { return }
         if error == EPIPE { throw ExitCode.success }
+        throw writeFailed(error)
+    }
+
+    /// Says why a write to standard output failed (`errno`) and gives exit 74.
+    static func writeFailed(_ error: Int32) -> ExitCode {
         printError("cannot write the output: \(String(cString: strerror(error)))")
-        throw ExitCode.ioError
+        return ExitCode.ioError
     }
 }

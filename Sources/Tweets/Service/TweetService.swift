@@ -133,7 +133,6 @@ public final class TweetService: Sendable {
                     return tweet
                 }
                 try await store.save(users: [found], tweets: tweets, at: now)
-                _ = try await store.reassignFromLocalAuthors(tweets)
                 fetchedIDs = tweets.map(\.id)
                 sourceToken = page.nextCursor
                 sourceExhausted = page.nextCursor == nil
@@ -312,8 +311,9 @@ public final class TweetService: Sendable {
         try await store.save(users: contents.users, tweets: [], at: now)
         for start in stride(from: 0, to: tweets.count, by: chunk) {
             let slice = Array(tweets[start..<min(tweets.count, start + chunk)])
-            added += try await store.save(users: [], tweets: slice, at: now).count
-            reassigned += try await store.reassignFromLocalAuthors(slice)
+            let saved = try await store.saveTweets(users: [], tweets: slice, at: now)
+            added += saved.inserted.count
+            reassigned += saved.reassigned
             progress?(ImportProgress(phase: .storing, completed: start + slice.count, total: tweets.count))
         }
 

@@ -102,15 +102,32 @@ public final class TweetStore: Sendable {
         try await save(users: [user], tweets: [], at: date)
     }
 
+    /// What ``saveTweets(users:tweets:at:)`` did with the tweets.
+    public struct Saved: Sendable, Hashable {
+        /// The ids of the tweets that were new, in the given order.
+        public var inserted: [String] = []
+        /// Tweets already stored under a made-up author (`local:name`, an
+        /// import's `--user` guess) that moved to the real author given now.
+        public var reassigned = 0
+    }
+
     /// Saves users and tweets in one transaction.
     ///
     /// Users are inserted or updated; tweets already stored are left as they
-    /// are (tweets do not change, and their classifications stay valid).
+    /// are (tweets do not change, and their classifications stay valid), but
+    /// for their author: one stored under a made-up author (`local:name`)
+    /// moves to the real author a later archive or the X API names. A tweet
+    /// stored under a real account id is never moved.
     ///
     /// - Returns: the ids of the tweets that were new, in the given order.
     /// - Throws: `DatabaseError` (a tweet whose author is neither given nor stored violates a foreign key).
     @discardableResult
     public func save(users: [User], tweets: [Tweet], at date: Date = Date()) async throws -> [String] {
+        try await saveTweets(users: users, tweets: tweets, at: date).inserted
+    }
+
+    /// ``save(users:tweets:at:)``, saying which tweets were new and how many moved author.
+    public func saveTweets(users: [User], tweets: [Tweet], at date: Date = Date()) async throws -> Saved {
         try await pool.write { db in
             for user in users {
                 try db.execute(
@@ -128,34 +145,18 @@ public final class TweetStore: Sendable {
                     arguments: [user.id, user.username, user.usernameKey, user.displayName, user.description,
                                 user.avatarURL?.absoluteString, date])
             }
-            var inserted: [String] = []
+            var saved = Saved()
             for tweet in tweets {
                 try TweetRecord(tweet, storedAt: date).insert(db, onConflict: .ignore)
-                if db.changesCount > 0 { inserted.append(tweet.id) }
+                if db.changesCount > 0 {
+                    saved.inserted.append(tweet.id)
+                } else if !tweet.authorID.isEmpty, !tweet.authorID.hasPrefix(User.localIDPrefix) {
+                    try db.execute(sql: "UPDATE tweet SET author_id = ? WHERE id = ? AND author_id LIKE ?",
+                                   arguments: [tweet.authorID, tweet.id, User.localIDPrefix + "%"])
+                    saved.reassigned += db.changesCount
+                }
             }
-            return inserted
-        }
-    }
-
-    /// Moves stored tweets from a made-up author to the one `tweets` name.
-    ///
-    /// An import with `--user NAME` of tweets whose author the input does not
-    /// say stores them under `local:name`; when an archive or the X API later
-    /// names their real author, that author wins. A tweet stored under a real
-    /// account id is never moved.
-    ///
-    /// - Returns: how many stored tweets moved.
-    public func reassignFromLocalAuthors(_ tweets: [Tweet]) async throws -> Int {
-        let named = tweets.filter { !$0.authorID.hasPrefix(User.localIDPrefix) && !$0.authorID.isEmpty }
-        guard !named.isEmpty else { return 0 }
-        return try await pool.write { db in
-            var moved = 0
-            for tweet in named {
-                try db.execute(sql: "UPDATE tweet SET author_id = ? WHERE id = ? AND author_id LIKE ?",
-                               arguments: [tweet.authorID, tweet.id, User.localIDPrefix + "%"])
-                moved += db.changesCount
-            }
-            return moved
+            return saved
         }
     }
 
