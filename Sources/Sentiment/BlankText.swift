@@ -22,16 +22,26 @@ public enum BlankText {
     /// blank). Stops at the first visible one; a byte that is not part of
     /// well-formed UTF-8 counts as visible (it is shown as U+FFFD).
     public static func isBlank(utf8 bytes: UnsafeRawBufferPointer) -> Bool {
+        firstVisible(utf8: bytes) == nil
+    }
+
+    /// The byte offset in the UTF-8 `bytes` of the first visible character
+    /// (or of the first byte that is not part of well-formed UTF-8), or nil
+    /// when the bytes are blank: what an invisible prefix, such as a byte
+    /// order mark or a zero-width space, hides.
+    public static func firstVisible(utf8 bytes: UnsafeRawBufferPointer) -> Int? {
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
+        var offset = 0
         while true {
             switch parser.parseScalar(from: &iterator) {
             case .valid(let encoded):
-                if !isInvisible(Unicode.UTF8.decode(encoded)) { return false }
+                if !isInvisible(Unicode.UTF8.decode(encoded)) { return offset }
+                offset += encoded.count
             case .emptyInput:
-                return true
+                return nil
             case .error:
-                return false
+                return offset
             }
         }
     }

@@ -15,6 +15,10 @@ final class Batch: @unchecked Sendable {
     let output: ByteBuffer
     /// What the records were.
     var tally = Tally()
+    /// What each output record was, in order.
+    var outcomes: [RecordOutcome] = []
+    /// Where each output record ends in `output`, in order.
+    var recordEnds: [Int] = []
 
     /// One line of a batch.
     struct Line {
@@ -32,6 +36,17 @@ final class Batch: @unchecked Sendable {
         input = ByteBuffer(capacity: inputCapacity)
         output = ByteBuffer(capacity: inputCapacity / 2)
         lines.reserveCapacity(lineCapacity)
+    }
+
+    /// The tally of the records whose output lies entirely within the first
+    /// `bytes` bytes of `output`: what a write that stopped part way delivered.
+    func tally(ofFirst bytes: Int) -> Tally {
+        var tally = Tally()
+        for (end, outcome) in zip(recordEnds, outcomes) {
+            guard end <= bytes else { break }
+            tally.count(outcome)
+        }
+        return tally
     }
 
     /// The bytes of `line`. Valid while the batch is not refilled.

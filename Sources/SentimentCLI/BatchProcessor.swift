@@ -21,7 +21,7 @@ final class BatchProcessor {
         workspace = model.makeWorkspace(sharing: table)
     }
 
-    /// Fills `batch.output` and `batch.tally` from `batch.lines`.
+    /// Fills `batch.output`, `batch.tally`, `batch.outcomes` and `batch.recordEnds` from `batch.lines`.
     func process(_ batch: Batch) {
         // Work on locals (moved out of the properties, so still uniquely
         // referenced): appends then skip the class's access bookkeeping.
@@ -53,27 +53,38 @@ final class BatchProcessor {
         let output = batch.output
         output.removeAll()
         var tally = Tally()
-        tally.records = records.count
+        var outcomes = batch.outcomes
+        var recordEnds = batch.recordEnds
+        batch.outcomes = []
+        batch.recordEnds = []
+        outcomes.removeAll(keepingCapacity: true)
+        recordEnds.removeAll(keepingCapacity: true)
         var next = 0
         for record in records {
-            guard record.problem == nil else {
-                tally.errors += 1
+            let outcome: RecordOutcome
+            if record.problem != nil {
+                outcome = .error
                 writer.write(record, prediction: nil, scratch: scratch, into: output)
-                continue
-            }
-            let prediction = predictions[next]
-            next += 1
-            if !prediction.language.isSupported {
-                tally.unsupported += 1
             } else {
-                switch prediction.label {
-                case .positive: tally.positive += 1
-                case .neutral: tally.neutral += 1
-                case .negative: tally.negative += 1
+                let prediction = predictions[next]
+                next += 1
+                if !prediction.language.isSupported {
+                    outcome = .unsupported
+                } else {
+                    switch prediction.label {
+                    case .positive: outcome = .positive
+                    case .neutral: outcome = .neutral
+                    case .negative: outcome = .negative
+                    }
                 }
+                writer.write(record, prediction: prediction, scratch: scratch, into: output)
             }
-            writer.write(record, prediction: prediction, scratch: scratch, into: output)
+            tally.count(outcome)
+            outcomes.append(outcome)
+            recordEnds.append(output.count)
         }
+        batch.outcomes = outcomes
+        batch.recordEnds = recordEnds
         batch.tally = tally
     }
 }

@@ -23,9 +23,9 @@ struct ClassifyCommand: ParsableCommand {
             they were concatenated), the id when there is one, "label", \
             "probabilities" and "score" (p(positive) − p(negative)), and "lang". \
             For a language the model does not support, "label" is null (empty in \
-            TSV/CSV), "unsupported" is true and the probabilities are kept. A plain \
-            line with invalid UTF-8 is classified with the bad bytes read as U+FFFD \
-            and gets "warning":"invalid UTF-8"; one with NUL bytes (UTF-16 read as UTF-8 \
+            TSV/CSV), "unsupported" is true and the probabilities are kept. A line \
+            with invalid UTF-8 (in a JSON line's text, id or user too) is classified \
+            with the bad bytes read as U+FFFD and gets "warning":"invalid UTF-8"; a plain one with NUL bytes (UTF-16 read as UTF-8 \
             has them) gets "warning":"NUL bytes"; a JSON text with a lone surrogate \
             escape (half an emoji, as a tool that cuts text at a UTF-16 length \
             leaves) reads it as U+FFFD and gets "warning":"lone surrogate". \
@@ -44,7 +44,8 @@ struct ClassifyCommand: ParsableCommand {
             A UTF-8 byte order mark at the start of a FILE is ignored. If a FILE \
             cannot be read part way, the records before it are written and the run \
             stops there. When the reader of the output goes away (`| head`), the \
-            run stops quietly.
+            run stops quietly; the summary counts the records written in full and \
+            says the output was closed.
 
             Exit status: 0 every record classified; 65 some records were errors \
             (the output is still complete), or a malformed model (nothing is \
@@ -113,7 +114,8 @@ struct ClassifyCommand: ParsableCommand {
             showsProgress: isatty(STDERR_FILENO) == 1))
         let outcome = pipeline.run(inputs: inputs)
 
-        writeToStandardError(Summary.line(outcome.tally, seconds: outcome.seconds) + "\n")
+        writeToStandardError(Summary.line(outcome.tally, seconds: outcome.seconds,
+                                          outputClosed: outcome.writeError == EPIPE) + "\n")
         if let failure = outcome.inputFailure {
             printError("cannot read \(failure)")
             throw ExitCode.noInput

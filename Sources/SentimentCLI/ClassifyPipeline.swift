@@ -41,7 +41,8 @@ final class ClassifyPipeline {
 
     /// How a run went.
     struct Outcome {
-        /// The records written (a failed write's batch and those after it are not counted).
+        /// The records written in full (of a failed write's batch, those before
+        /// the failure; nothing after it).
         var tally: Tally
         var seconds: Double
         /// An input that could not be opened or read (the output stops there).

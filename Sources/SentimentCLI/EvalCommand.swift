@@ -21,6 +21,7 @@ struct EvalCommand: ParsableCommand {
               sentiment eval ../shared/data/semeval/dev.tsv
               sentiment eval Models/default ../shared/data/semeval/dev.tsv
               sentiment eval --report dev.html ../shared/data/semeval/dev.tsv
+              head -n 101 ../shared/data/semeval/dev.tsv | sentiment eval -
 
             Exit status: 0 success; 64 usage error; 65 a malformed data file (the \
             first line with too few columns, an unknown label, an empty or blank \
@@ -33,7 +34,7 @@ struct EvalCommand: ParsableCommand {
 
     @OptionGroup var modelOptions: ModelOptions
 
-    @Argument(help: ArgumentHelp("[MODEL_DIR] FILE: an optional model directory, then a TSV file with label and text columns.",
+    @Argument(help: ArgumentHelp("[MODEL_DIR] FILE: an optional model directory, then a TSV file with label and text columns ('-': standard input).",
                                  valueName: "path"))
     var paths: [String]
 
@@ -47,6 +48,7 @@ struct EvalCommand: ParsableCommand {
     func validate() throws {
         guard (1...2).contains(paths.count) else { throw ValidationError("give a data file, optionally preceded by a model directory") }
         if paths.count == 2, modelOptions.directory != nil { throw ValidationError("give the model either with --model or as the first argument") }
+        if report == "-" { throw ValidationError("--report needs a file name: standard output carries the metrics") }
     }
 
     func run() throws {
@@ -58,8 +60,8 @@ struct EvalCommand: ParsableCommand {
         var options = modelOptions
         if paths.count == 2 { options.directory = paths[0] }
         let model = try options.loadModel()
-        let file = paths.last!
-        let examples = try readExamples(file)
+        let examples = try readExamples(paths.last!)
+        let file = paths.last! == "-" ? "standard input" : paths.last!
         guard !examples.isEmpty else {
             printError("\(file): no labelled tweets, only a header: nothing to evaluate")
             throw ExitCode.dataError

@@ -467,6 +467,12 @@ struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
         self.offset = offset
     }
 
+    /// The same error at `distance` bytes further on: for a document read
+    /// from part of a line, to name the byte in the whole line.
+    func shifted(by distance: Int) -> JSONError {
+        JSONError(reason, at: offset + distance)
+    }
+
     /// "malformed JSON: unexpected end of input at byte 17".
     var description: String {
         let what: String

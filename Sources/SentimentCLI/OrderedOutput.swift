@@ -7,8 +7,9 @@ import Foundation
 /// No thread waits for its turn: the worker that hands in the batch next in
 /// line writes it, then every batch after it that is already waiting, outside
 /// the lock; a batch handed in meanwhile is left for that worker to write.
-/// After a failed write nothing more is written (or counted), and
-/// `isStopped` tells the workers to stop reading.
+/// After a failed write nothing more is written (or counted: of the batch
+/// it cut, the records written in full are), and `isStopped` tells the
+/// workers to stop reading.
 final class OrderedOutput: @unchecked Sendable {
     private let lock = NSLock()
     private let fd: Int32
@@ -31,7 +32,7 @@ final class OrderedOutput: @unchecked Sendable {
         lastProgress = start ?? 0
     }
 
-    /// The records of the batches written.
+    /// The records written in full.
     var tally: Tally { lock.withLock { written } }
 
     /// `errno` of the failed write, if one failed.
@@ -60,12 +61,15 @@ final class OrderedOutput: @unchecked Sendable {
             next += 1
             let failed = failure != 0
             lock.unlock()
-            let result = failed ? 0 : writeAll(fd, ready.output.bytes)
-            let records = ready.tally
+            var sent = 0
+            let result = failed ? 0 : writeAll(fd, ready.output.bytes, sent: &sent)
+            // A write that failed part way delivered the records before it.
+            let records = result == 0 ? ready.tally : ready.tally(ofFirst: sent)
             free.push(ready)
             lock.lock()
             if !failed {
-                if result == 0 { written += records } else { failure = result }
+                written += records
+                if result != 0 { failure = result }
             }
             showProgress()
         }

@@ -16,6 +16,18 @@ struct Tally: Equatable, Sendable {
     /// Error records.
     var errors = 0
 
+    /// Counts one record.
+    mutating func count(_ outcome: RecordOutcome) {
+        records += 1
+        switch outcome {
+        case .positive: positive += 1
+        case .neutral: neutral += 1
+        case .negative: negative += 1
+        case .unsupported: unsupported += 1
+        case .error: errors += 1
+        }
+    }
+
     static func += (lhs: inout Tally, rhs: Tally) {
         lhs.records += rhs.records
         lhs.positive += rhs.positive
@@ -26,19 +38,30 @@ struct Tally: Equatable, Sendable {
     }
 }
 
+/// What one output record was.
+enum RecordOutcome: UInt8, Sendable {
+    case positive, neutral, negative
+    /// Classified, in a language the model does not support (no label).
+    case unsupported
+    /// An error record.
+    case error
+}
+
 /// The run's report on standard error: a live progress line while stderr is a
 /// terminal, and the summary at the end.
 ///
 ///     classified 1000 records (positive 410, neutral 420, negative 160, errors 10) in 0.42 s, 2381 tweets/s
 enum Summary {
     /// The final line: records, counts per label (plus unsupported, when any),
-    /// errors, wall time and throughput.
-    static func line(_ tally: Tally, seconds: Double) -> String {
+    /// errors, wall time and throughput; when the output's reader went away
+    /// (`| head`), a note that the run stopped there.
+    static func line(_ tally: Tally, seconds: Double, outputClosed: Bool = false) -> String {
         var counts = "positive \(tally.positive), neutral \(tally.neutral), negative \(tally.negative)"
         if tally.unsupported > 0 { counts += ", unsupported \(tally.unsupported)" }
         counts += ", errors \(tally.errors)"
         let noun = tally.records == 1 ? "record" : "records"
-        return "classified \(tally.records) \(noun) (\(counts)) in \(fixed2(seconds)) s, \(rate(tally.records, seconds)) tweets/s"
+        let line = "classified \(tally.records) \(noun) (\(counts)) in \(fixed2(seconds)) s, \(rate(tally.records, seconds)) tweets/s"
+        return outputClosed ? line + "; stopped early: the output was closed" : line
     }
 
     /// The progress line, without its leading carriage return.
@@ -71,14 +94,21 @@ func monotonicSeconds() -> Double {
 /// - Returns: 0, or the `errno` of a failed write (EPIPE when the reader went away).
 @discardableResult
 func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
-    var offset = 0
-    while offset < bytes.count {
-        let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+    var sent = 0
+    return writeAll(fd, bytes, sent: &sent)
+}
+
+/// `writeAll(_:_:)`, telling in `sent` how many bytes were written, all of
+/// them or those before a failed write.
+func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, sent: inout Int) -> Int32 {
+    sent = 0
+    while sent < bytes.count {
+        let written = write(fd, bytes.baseAddress! + sent, bytes.count - sent)
         if written < 0 {
             if errno == EINTR { continue }
             return errno
         }
-        offset += written
+        sent += written
     }
     return 0
 }

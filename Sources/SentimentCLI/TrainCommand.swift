@@ -176,9 +176,25 @@ struct TrainCommand: ParsableCommand {
     }
 }
 
-/// Reads a labelled TSV file, turning its errors into a message and an exit status.
+/// Reads a labelled TSV file, or standard input for `-`, turning its errors
+/// into a message and an exit status.
 func readExamples(_ path: String) throws -> [LabeledExample] {
-    try reportingDataFileErrors { () throws(DataFileError) in try LabeledExample.readTSV(path) }
+    guard path == "-" else {
+        return try reportingDataFileErrors { () throws(DataFileError) in try LabeledExample.readTSV(path) }
+    }
+    let name = "standard input"
+    guard !StandardStreams.inputWasClosed else {
+        printError("cannot read \(name): closed")
+        throw ExitCode.noInput
+    }
+    let data: Data
+    do {
+        data = try FileHandle.standardInput.readToEnd() ?? Data()
+    } catch {
+        printError("cannot read \(name): \(error.localizedDescription)")
+        throw ExitCode.noInput
+    }
+    return try reportingDataFileErrors { () throws(DataFileError) in try LabeledExample.readTSV(data: data, name: name) }
 }
 
 /// `readExamples` and the SHA-256 of the bytes read (a pipe cannot be read twice).

@@ -8,7 +8,9 @@ import Sentiment
 /// One output record's worth of input: the text to classify and the fields
 /// that identify it, taken from one line, or the reason the line cannot be used.
 ///
-/// A line is JSON when its first non-blank byte is `{`, plain text otherwise.
+/// A line is JSON when its first visible character is `{` (invisible ones
+/// before it, such as a byte order mark where files were joined or a
+/// zero-width space, are passed over), plain text otherwise.
 /// `TweetRecord.extract(line:lineNumber:scratch:into:)` reads it:
 ///
 /// - Plain text: the whole line is the text (a trailing `\r` is already gone).
@@ -40,7 +42,8 @@ struct TweetRecord {
     var authorID = ByteRef.absent
     /// Why the record could not be classified; nil when it can be.
     var problem: RecordProblem?
-    /// The text is not well-formed UTF-8 (it is classified anyway).
+    /// The text, or its id, user or author id, is not well-formed UTF-8 (it
+    /// is classified anyway, and shown with U+FFFD).
     var invalidUTF8 = false
     /// A plain line holds NUL bytes, as UTF-16 read as UTF-8 does (it is classified anyway).
     var nulBytes = false
@@ -91,6 +94,8 @@ enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
     case noTextField
     /// The text field holds another kind of value than a string.
     case textNotAString(field: TextField, kind: JSONSpan.Kind)
+    /// The text field is null (and no other text field is a string).
+    case textIsNull(field: TextField)
     /// The line is longer than the limit (it was skipped without being kept).
     case lineTooLong(limit: Int)
     /// The line starts with `{` but is not valid JSON.
@@ -108,6 +113,7 @@ enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
         case .emptyText: "empty text"
         case .noTextField: "no text field"
         case .textNotAString(let field, let kind): "\(field.name) is \(kind.withArticle), not a string"
+        case .textIsNull(let field): "\(field.name) is null"
         case .lineTooLong(let limit): "line longer than \(limit) bytes"
         case .malformedJSON(let error): error.description
         case .emptyPage: "empty page"
@@ -171,12 +177,19 @@ extension TweetRecord {
     static func extract(
         line: UnsafeRawBufferPointer, lineNumber: Int, scratch: ByteBuffer, into records: inout [TweetRecord]
     ) {
-        // A visible ASCII character settles it; anything else asks BlankText.
-        guard let first = firstNonBlank(line),
-              (0x21...0x7E).contains(line[first])
-                || !BlankText.isBlank(utf8: UnsafeRawBufferPointer(rebasing: line[first...])) else {
+        // A visible ASCII character settles it; anything else asks BlankText,
+        // which also finds a `{` behind an invisible prefix (a byte order mark,
+        // a zero-width or no-break space).
+        guard var first = firstNonBlank(line) else {
             records.append(TweetRecord(line: lineNumber, problem: .emptyLine))
             return
+        }
+        if !(0x21...0x7E).contains(line[first]) {
+            guard let visible = BlankText.firstVisible(utf8: UnsafeRawBufferPointer(rebasing: line[first...])) else {
+                records.append(TweetRecord(line: lineNumber, problem: .emptyLine))
+                return
+            }
+            first += visible
         }
         guard line[first] == UInt8(ascii: "{") else {
             var record = TweetRecord(line: lineNumber)
@@ -187,11 +200,21 @@ extension TweetRecord {
             records.append(record)
             return
         }
+        // The JSON from its `{`; offsets in errors still count from the line's start.
+        let json = UnsafeRawBufferPointer(rebasing: line[first...])
+        extractJSON(json, startingAt: first, lineNumber: lineNumber, scratch: scratch, into: &records)
+    }
+
+    /// `extract`'s JSON lines: `line` starts at the `{`, `offset` bytes into the input line.
+    private static func extractJSON(
+        _ line: UnsafeRawBufferPointer, startingAt offset: Int, lineNumber: Int, scratch: ByteBuffer,
+        into records: inout [TweetRecord]
+    ) {
         var fields = TweetFields()
         do {
             _ = try JSONScanner.scanDocument(line, context: TweetFields.Context.tweet, visitor: &fields)
         } catch {
-            records.append(TweetRecord(line: lineNumber, problem: .malformedJSON(error)))
+            records.append(TweetRecord(line: lineNumber, problem: .malformedJSON(error.shifted(by: offset))))
             return
         }
         if fields.hasText {
@@ -201,7 +224,7 @@ extension TweetRecord {
         if let data = fields.data, data.kind == .array {
             let elements: [JSONSpan]
             do { elements = try JSONScanner.elements(of: data, in: line) } catch {
-                records.append(TweetRecord(line: lineNumber, problem: .malformedJSON(error)))
+                records.append(TweetRecord(line: lineNumber, problem: .malformedJSON(error.shifted(by: offset))))
                 return
             }
             guard !elements.isEmpty else {
@@ -416,10 +439,14 @@ struct TweetFields: JSONMemberVisitor {
     var hasText: Bool { chosenText != nil }
 
     /// When no text field is a string: the first, in the same order, that
-    /// holds something other than a string or null (null counts as absent).
+    /// holds something other than a string or null; else the first that is
+    /// null (null counts as absent, but names the field the text was missing from).
     var misplacedText: (field: TextField, kind: JSONSpan.Kind)? {
         for field in Self.textFields {
             if let span = span(field), span.kind != .null, span.kind != .string { return (field, span.kind) }
+        }
+        for field in Self.textFields {
+            if let span = span(field), span.kind == .null { return (field, .null) }
         }
         return nil
     }
@@ -438,7 +465,9 @@ struct TweetFields: JSONMemberVisitor {
             record.authorID = Self.ref(span, bytes, scratch)
         }
         guard let text = chosenText else {
-            record.problem = misplacedText.map { .textNotAString(field: $0.field, kind: $0.kind) } ?? .noTextField
+            record.problem = misplacedText.map {
+                $0.kind == .null ? .textIsNull(field: $0.field) : .textNotAString(field: $0.field, kind: $0.kind)
+            } ?? .noTextField
             return record
         }
         record.text = Self.ref(text, bytes, scratch, loneSurrogate: &record.loneSurrogate)
@@ -447,7 +476,11 @@ struct TweetFields: JSONMemberVisitor {
             record.problem = .emptyText
             record.text = .absent
         } else {
+            // The identifiers are shown as the text is, ill-formed bytes as U+FFFD: flagged alike.
             record.invalidUTF8 = !UTF8Validation.isValid(resolved)
+                || [record.id, record.user, record.authorID].contains {
+                    $0.resolve(scratch: scratch).map { !UTF8Validation.isValid($0) } ?? false
+                }
         }
         return record
     }

@@ -253,7 +253,7 @@ struct ClassifyCommandTests {
         #expect(run.stderr.contains("cannot read /proc/self/mem: "))
     }
 
-    @Test("A reader that goes away ends the run quietly, without a signal")
+    @Test("A reader that goes away ends the run quietly, without a signal, and the summary counts what it was sent")
     func readerGoesAway() async throws {
         let folder = try TemporaryFolder("classify-epipe")
         let input = folder.appendingPathComponent("input.txt")
@@ -261,15 +261,26 @@ struct ClassifyCommandTests {
         let output = Pipe()
         let errors = folder.appendingPathComponent("stderr")
         let process = try start(["classify", input.path], standardOutput: output, errors: errors)
-        let first = output.fileHandleForReading.readData(ofLength: 100)
+        var first = Data()
+        while first.count < 2_000 {
+            let chunk = output.fileHandleForReading.readData(ofLength: 2_000 - first.count)
+            if chunk.isEmpty { break }
+            first += chunk
+        }
         try output.fileHandleForReading.close()
         await SentimentExecutable.exit(of: process)
         let stderr = try String(contentsOf: errors, encoding: .utf8)
         #expect(first.starts(with: Data(#"{"line":1,"#.utf8)))
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0, "\(stderr)")
-        #expect(stderr.hasPrefix("classified "))
         #expect(!stderr.contains("cannot write"))
+        // The records this reader took in full were written in full, so they are counted
+        // (the batch they were in did not reach the pipe whole).
+        let taken = first.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).count - 1
+        let counted = try #require(stderr.firstMatch(of: #/^classified (\d+) records \(/#)?.1, "\(stderr)")
+        #expect(try #require(Int(counted)) >= taken, "\(stderr)")
+        #expect(taken >= 10)
+        #expect(stderr.hasSuffix(" tweets/s; stopped early: the output was closed\n"), "\(stderr)")
     }
 
     @Test("A full disk exits 74 and the summary counts only what was written")

@@ -109,6 +109,25 @@ struct EvalCommandTests {
         #expect(try await eval(["--model", "Models/default", "Models/default", labelled]).status == 64)
     }
 
+    @Test("eval - reads the data from standard input, names it so, and refuses --report - beside the metrics")
+    func standardInput() async throws {
+        let fromFile = try await eval(["Models/default", labelled])
+        let piped = try await SentimentExecutable.run(["eval", "Models/default", "-"],
+                                                      input: try Data(contentsOf: URL(fileURLWithPath: labelled)))
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.outputLines.contains("data  standard input (16 tweets)"), "\(piped.output)")
+        #expect(piped.output == fromFile.output.replacingOccurrences(of: "data  \(labelled) ", with: "data  standard input "))
+
+        let bad = try await SentimentExecutable.run(["eval", "-"], input: Data("label\ttext\npositive\tgreat\nbogus\tmeh\n".utf8))
+        #expect(bad.status == 65)
+        #expect(bad.stderr.contains("standard input:3: unknown label \"bogus\""), "\(bad.stderr)")
+
+        let report = try await eval(["--report", "-", "Models/default", labelled])
+        #expect(report.status == 64)
+        #expect(report.stderr.contains("--report needs a file name"), "\(report.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: SentimentExecutable.packageRoot.appendingPathComponent("-").path))
+    }
+
     @Test("One tweet is counted as one tweet, in the table and in the report")
     func oneTweet() async throws {
         let file = folder.appendingPathComponent("one.tsv")

@@ -165,12 +165,14 @@ struct JSONScannerTests {
         #expect(TweetRecord.decoded(line) == [TweetRecord.Decoded(line: 1, error: error)])
     }
 
-    @Test("A text field that is not a string is named with what it holds; null counts as absent", arguments: [
+    @Test("A text field that is not a string is named with what it holds, and a null one as null", arguments: [
         (#"{"id":"1","text":42}"#, "text is a number, not a string"),
         (#"{"id":"1","text":{"a":1}}"#, "text is an object, not a string"),
         (#"{"id":"1","full_text":["x"],"text":null}"#, "full_text is an array, not a string"),
         (#"{"id":"1","extended_tweet":{"full_text":true}}"#, "extended_tweet.full_text is a boolean, not a string"),
-        (#"{"id":"1","text":null}"#, "no text field"),
+        (#"{"id":"1","text":null}"#, "text is null"),
+        (#"{"id":"1","full_text":null,"text":null}"#, "full_text is null"),
+        (#"{"id":"1","full_text":null,"text":7}"#, "text is a number, not a string"),
     ])
     func textNotAString(line: String, error: String) {
         #expect(TweetRecord.decoded(line) == [TweetRecord.Decoded(line: 1, id: "1", error: error)])
@@ -210,6 +212,17 @@ struct JSONScannerTests {
         #expect(TweetRecord.decoded(line) == [record])
     }
 
+    @Test("A JSON line behind invisible characters is read as JSON, its errors at the byte of the whole line", arguments: [
+        ("\u{FEFF}" + #"{"id":"1","text":"hi"}"#, TweetRecord.Decoded(line: 1, text: "hi", id: "1")),
+        ("\u{200B}\u{00A0} " + #"{"id":"2","text":"yo"}"#, TweetRecord.Decoded(line: 1, text: "yo", id: "2")),
+        ("\u{FEFF}{broken", TweetRecord.Decoded(line: 1, error: "malformed JSON: unexpected character 'b' at byte 4")),
+        (" {broken", TweetRecord.Decoded(line: 1, error: "malformed JSON: unexpected character 'b' at byte 2")),
+        ("\u{FEFF}" + #"{"data":[{"text":"a"},{"text":"b"}]}"#, TweetRecord.Decoded(line: 1, index: 1, text: "b")),
+    ])
+    func jsonBehindInvisiblePrefix(line: String, record: TweetRecord.Decoded) {
+        #expect(TweetRecord.decoded(line).last == record)
+    }
+
     @Test("Invalid UTF-8 is kept and flagged", arguments: [
         [0x61, 0xFF, 0x62],
         [0xC3, 0x28],
@@ -223,6 +236,19 @@ struct JSONScannerTests {
         #expect(records.count == 1)
         #expect(records.first?.invalidUTF8 == true)
         #expect(records.first?.error == nil)
+    }
+
+    @Test("Invalid UTF-8 in an id, user or author id is flagged as in the text", arguments: [
+        (#"{"id":"1"#, #"","text":"hi"}"#),
+        (#"{"id_str":"1","user":{"screen_name":"a"#, #""},"text":"hi"}"#),
+        (#"{"id":"1","author_id":""#, #"9","text":"hi"}"#),
+    ])
+    func invalidUTF8InIdentifiers(before: String, after: String) {
+        let records = TweetRecord.decoded(line: Array(before.utf8) + [0xFF] + Array(after.utf8))
+        #expect(records.count == 1)
+        #expect(records.first?.invalidUTF8 == true)
+        #expect(records.first?.text == "hi")
+        #expect(TweetRecord.decoded(before + after).first?.invalidUTF8 == false)
     }
 
     @Test("NUL bytes in a plain line are kept and flagged, as UTF-16 read as UTF-8 has them")

@@ -76,6 +76,31 @@ struct OrderedOutputTests {
         #expect(output.tally.records == 3)
     }
 
+    @Test("A write cut short counts the records of its batch that went out in full")
+    func writeCutShort() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        // Nobody reads: once the pipe is full, a non-blocking write fails with EAGAIN.
+        _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)
+        let capacity = Int(fcntl(ends[1], 1032 /* F_GETPIPE_SZ */))
+        try #require(capacity > 0 && capacity % 8 == 0)
+        let batch = Batch(inputCapacity: 16, lineCapacity: 1)
+        let outcomes: [RecordOutcome] = [.positive, .neutral, .negative, .error]
+        for k in 0..<(capacity / 8 + 100) {
+            batch.output.append(String(format: "%07d\n", k))
+            batch.outcomes.append(outcomes[k % 4])
+            batch.recordEnds.append(batch.output.count)
+            batch.tally.count(outcomes[k % 4])
+        }
+        let output = OrderedOutput(fd: ends[1], free: BlockingQueue<Batch>(), progressSince: nil)
+        output.hand(in: batch)
+        #expect(output.writeError == EAGAIN)
+        let records = capacity / 8
+        #expect(output.tally == Tally(records: records, positive: records / 4, neutral: records / 4,
+                                      negative: records / 4, errors: records / 4))
+    }
+
     @Test("After a failed write nothing more is written or counted, and the workers are told to stop")
     func failedWrite() throws {
         let fd = open("/dev/full", O_WRONLY)

@@ -131,7 +131,8 @@ final class TweetsCommandTests {
             """#, besides: db)
         let run = try await sentiment(["import", dump, "--user", "walker", "--db", db])
         #expect(run.status == 65, "\(run.stderr)")
-        #expect(run.stderr.contains("skipped input, tweet 2: repeated with another text, author or date; the first is kept"),
+        #expect(run.stderr.contains(
+            "skipped \(URL(fileURLWithPath: dump).lastPathComponent), line 4: tweet 2 repeats line 3 with another text, author or date; the first is kept"),
                 "\(run.stderr)")
         #expect(run.stderr.contains("4 tweets read, 2 repeated, 2 new, 2 classified, 1 skipped (@walker)"), "\(run.stderr)")
         let timeline = try await sentiment(["tweets", "walker", "--offline", "--format", "jsonl", "--db", db])

@@ -59,6 +59,29 @@ struct OperationsTests {
         }
     }
 
+    @Test("/metrics counts HEAD requests, and a method a known path does not take under that path's route")
+    func metricsCountHeadAnd405() async throws {
+        try await TestServer.with { server in
+            #expect(try await server.request(.HEAD, "/healthz").status == 200)
+            #expect(try await server.request(.POST, "/healthz", body: Data("{}".utf8)).status == 405)
+            #expect(try await server.request(.DELETE, "/v1/users/alice/tweets").status == 405)
+            let expected = [
+                #"http_requests_total{route="/healthz",method="HEAD",status="200"} 1"#,
+                #"http_requests_total{route="/healthz",method="POST",status="405"} 1"#,
+                #"http_requests_total{route="/v1/users/{username}/tweets",method="DELETE",status="405"} 1"#,
+            ]
+            // The metrics of a request are recorded once its body is written: poll briefly.
+            var text = ""
+            for _ in 0..<50 {
+                text = try await server.request(.GET, "/metrics").text
+                if expected.allSatisfy(text.contains) { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            for line in expected { #expect(text.contains(line), "\(text)") }
+            #expect(!text.contains(#"route="NotFound""#), "\(text)")
+        }
+    }
+
     @Test("Every answer has a request id: the client's when it is sane, else a new one")
     func requestIDsAreEchoed() async throws {
         try await TestServer.with { server in

@@ -56,6 +56,25 @@ struct ArchiveParserTests {
         }
     }
 
+    @Test("A tweet one part repeats from another is kept once; a changed repeat is reported with both places")
+    func repeatsAcrossParts() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            try directory.write("archive/data/tweets.js", "window.YTD.tweets.part0 = [\n"
+                + [Self.entry("1001", "first"), Self.entry("1002", "second")].joined(separator: ",\n") + "\n]")
+            try directory.write("archive/data/tweets-part1.js", "window.YTD.tweets.part1 = [\n"
+                + [Self.entry("1002", "second"), Self.entry("1001", "first, edited"), Self.entry("1003", "third"),
+                   Self.entry("1003", "third again")].joined(separator: ",\n") + "\n]")
+            let contents = try ArchiveParser.load(from: directory.url.appendingPathComponent("archive"))
+            #expect(contents.tweets.map(\.id).sorted() == ["1001", "1002", "1003"])
+            #expect(contents.tweets.first { $0.id == "1001" }?.text == "first")
+            #expect(contents.repeatedTweets == 3)
+            #expect(contents.issues.map(\.description) == [
+                "data/tweets-part1.js, entry 2: tweet 1001 repeats data/tweets.js, entry 1 with another text, author or date; the first is kept",
+                "data/tweets-part1.js, entry 4: tweet 1003 repeats entry 3 with another text, author or date; the first is kept",
+            ])
+        }
+    }
+
     @Test("An account.js that names no account is reported, and the tweets are still read", arguments: [
         "window.YTD.account.part0 = []",
         "window.YTD.account.part0 = [ { \"account\" : { \"username\" : \"sunny\" } } ]",

@@ -60,6 +60,12 @@ extension LabeledExample {
         return (try parseTSV(data, path: path), ModelDirectory.sha256(data))
     }
 
+    /// The examples in `data`, the bytes of a file in `readTSV(_:)`'s format
+    /// read some other way (standard input); `name` names it in errors.
+    public static func readTSV(data: Data, name: String) throws(DataFileError) -> [LabeledExample] {
+        try parseTSV(data, path: name)
+    }
+
     /// The examples in `data`, the bytes of the file at `path` (named in errors).
     private static func parseTSV(_ data: Data, path: String) throws(DataFileError) -> [LabeledExample] {
         guard let content = String(data: data, encoding: .utf8) else {

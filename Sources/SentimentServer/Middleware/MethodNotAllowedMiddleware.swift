@@ -19,7 +19,7 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
         for route in router.routes {
             table[route.path.description, default: (route.path, [])].methods.insert(route.method)
         }
-        routes = table.values.map { route in
+        routes = table.values.sorted { $0.path.description < $1.path.description }.map { route in
             (route.path, route.methods.contains(.get) ? route.methods.union([.head]) : route.methods)
         }
     }
@@ -28,8 +28,10 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as HTTPError where error.status == .notFound {
-            let allowed = allowedMethods(for: request.uri.path)
-            guard !allowed.isEmpty, !allowed.contains(request.method) else { throw error }
+            let (pattern, allowed) = allowedMethods(for: request.uri.path)
+            guard let pattern, !allowed.contains(request.method) else { throw error }
+            // The route the metrics count the answer under: the path is known.
+            context.coreContext.endpointPath.value = pattern
             let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")
             let problem = Problem(status: .methodNotAllowed, code: "method-not-allowed", title: "Method not allowed",
                                   detail: "\(request.method.rawValue) is not allowed on \(request.uri.path); use \(allow)")
@@ -39,13 +41,18 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
         }
     }
 
-    /// The methods of the routes whose pattern matches `path`.
-    func allowedMethods(for path: String) -> Set<HTTPRequest.Method> {
+    /// The methods of the routes whose pattern matches `path`, and the first
+    /// such pattern (nil when no route matches).
+    func allowedMethods(for path: String) -> (pattern: String?, methods: Set<HTTPRequest.Method>) {
         let components = path.split(separator: "/", omittingEmptySubsequences: true)
+        var pattern: String?
         var methods: Set<HTTPRequest.Method> = []
         for route in routes where route.path.components.count == components.count {
-            if zip(route.path.components, components).allSatisfy({ $0 ~= $1 }) { methods.formUnion(route.methods) }
+            if zip(route.path.components, components).allSatisfy({ $0 ~= $1 }) {
+                pattern = pattern ?? route.path.description
+                methods.formUnion(route.methods)
+            }
         }
-        return methods
+        return (methods.isEmpty ? nil : pattern, methods)
     }
 }

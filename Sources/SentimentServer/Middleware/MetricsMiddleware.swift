@@ -4,8 +4,10 @@ import Hummingbird
 ///
 /// Placed outside ``ProblemMiddleware``, so errors are counted with the status
 /// the client saw. A request is timed until its body is written (a streamed
-/// NDJSON answer included). Unknown paths are counted under the route
-/// `NotFound`, so scanners cannot blow up the label set.
+/// NDJSON answer included); a HEAD request, whose body is never written, when
+/// its answer is ready. Unknown paths are counted under the route `NotFound`,
+/// so scanners cannot blow up the label set; a method a known path does not
+/// take (405) under that path's route.
 struct MetricsMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
 
@@ -18,6 +20,11 @@ struct MetricsMiddleware: RouterMiddleware {
         let method = request.method.rawValue
         let status = Int(response.status.code)
         let metrics = metrics
+        // A HEAD answer's body is never written: it is counted now.
+        guard request.method != .head else {
+            metrics.recordRequest(route: route, method: method, status: status, duration: ContinuousClock.now - start)
+            return response
+        }
         let body = response.body
         response.body = ResponseBody(contentLength: body.contentLength) { writer in
             defer { metrics.recordRequest(route: route, method: method, status: status, duration: ContinuousClock.now - start) }

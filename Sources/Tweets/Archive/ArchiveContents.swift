@@ -28,7 +28,9 @@ public struct ArchiveContents: Sendable, Hashable {
                   repeatedTweets: parts.reduce(0) { $0 + $1.repeatedTweets })
     }
 
-    private init(users: [User], tweets: [Tweet], issues: [ArchiveIssue], repeatedTweets: Int) {
+    /// Contents whose `tweets` may still repeat ids; `repeatedTweets` were
+    /// already left out (by ``ArchiveParser``, which names where each was).
+    init(users: [User], tweets: [Tweet], issues: [ArchiveIssue], repeatedTweets: Int) {
         var seenUsers = Set<String>()
         self.users = users.filter { seenUsers.insert($0.id).inserted }
         var firstOfID: [String: Tweet] = [:]

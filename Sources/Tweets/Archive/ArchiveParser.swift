@@ -36,40 +36,8 @@ public enum ArchiveParser {
 
     /// Parses one file's bytes, detecting its format. `file` names it in issues.
     public static func parse(_ data: Data, file: String) -> ArchiveContents {
-        let bytes = [UInt8](data)
-        var start = 0
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
-        while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x0A || bytes[start] == 0x0D || bytes[start] == 0x09 {
-            start += 1
-        }
-        guard start < bytes.count else { return ArchiveContents() }
         var builder = Builder(file: file)
-        switch bytes[start] {
-        case UInt8(ascii: "["):
-            // A JSON array, unless something follows its closing bracket: then
-            // the `[` opened the first of several lines.
-            if let end = JSONEntryScanner(bytes: bytes).end(ofValueAt: start),
-                bytes[(end + 1)...].contains(where: { !JSONEntryScanner.isSpace($0) })
-            {
-                builder.addLines(bytes, from: start)
-            } else {
-                builder.addArray(bytes, from: start)
-            }
-        case UInt8(ascii: "{"):
-            if let whole = LoneSurrogateEscapes.jsonObject(with: Data(bytes[start...])) as? [String: Any] {
-                builder.addObject(whole, position: "document")
-            } else {
-                builder.addLines(bytes, from: start)
-            }
-        default:
-            // `window.YTD.tweets.part0 = [ … ]`: the array after the `=`.
-            // Anything else is read line by line, each bad line an issue of its own.
-            if let array = assignedArray(bytes, from: start) {
-                builder.addArray(bytes, from: array)
-            } else {
-                builder.addLines(bytes, from: start)
-            }
-        }
+        builder.addFile(data)
         return builder.contents
     }
 
@@ -120,11 +88,15 @@ public enum ArchiveParser {
         .sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 > $1.1 }
         guard !tweetFiles.isEmpty else { throw ArchiveError.noTweetFiles(folder.path) }
 
-        var parts: [ArchiveContents] = []
+        // One builder for every part, so that a tweet one part repeats from
+        // another is reported with both places.
+        var builder = Builder(file: "")
         for (_, name) in tweetFiles {
-            parts.append(parse(try read(root.appendingPathComponent(name)), file: prefix + name))
+            let data = try read(root.appendingPathComponent(name))
+            builder.file = prefix + name
+            builder.addFile(data)
         }
-        var contents = ArchiveContents(merging: parts)
+        var contents = builder.contents
         var accountIssues: [ArchiveIssue] = []
         if let owner = try accountOwner(in: root, prefix: prefix, issues: &accountIssues) {
             contents = contents.assigning(owner: owner)
@@ -181,12 +153,56 @@ public enum ArchiveParser {
 
     /// Accumulates one file's users, tweets and issues.
     struct Builder {
-        let file: String
+        /// The file being read, as named in issues.
+        var file: String
         var users: [User] = []
         var tweets: [Tweet] = []
         var issues: [ArchiveIssue] = []
 
-        var contents: ArchiveContents { ArchiveContents(users: users, tweets: tweets, issues: issues) }
+        /// Where the first tweet of each id was, to name it when the id comes again.
+        var firstOfID: [String: (tweet: Tweet, file: String, position: String)] = [:]
+        var repeatedTweets = 0
+
+        var contents: ArchiveContents {
+            ArchiveContents(users: users, tweets: tweets, issues: issues, repeatedTweets: repeatedTweets)
+        }
+
+        /// Reads one file's bytes, detecting its format.
+        mutating func addFile(_ data: Data) {
+            let bytes = [UInt8](data)
+            var start = 0
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+            while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x0A || bytes[start] == 0x0D || bytes[start] == 0x09 {
+                start += 1
+            }
+            guard start < bytes.count else { return }
+            switch bytes[start] {
+            case UInt8(ascii: "["):
+                // A JSON array, unless something follows its closing bracket: then
+                // the `[` opened the first of several lines.
+                if let end = JSONEntryScanner(bytes: bytes).end(ofValueAt: start),
+                    bytes[(end + 1)...].contains(where: { !JSONEntryScanner.isSpace($0) })
+                {
+                    addLines(bytes, from: start)
+                } else {
+                    addArray(bytes, from: start)
+                }
+            case UInt8(ascii: "{"):
+                if let whole = LoneSurrogateEscapes.jsonObject(with: Data(bytes[start...])) as? [String: Any] {
+                    addObject(whole, position: "document")
+                } else {
+                    addLines(bytes, from: start)
+                }
+            default:
+                // `window.YTD.tweets.part0 = [ … ]`: the array after the `=`.
+                // Anything else is read line by line, each bad line an issue of its own.
+                if let array = ArchiveParser.assignedArray(bytes, from: start) {
+                    addArray(bytes, from: array)
+                } else {
+                    addLines(bytes, from: start)
+                }
+            }
+        }
 
         mutating func addArray(_ bytes: [UInt8], from start: Int) {
             for entry in JSONEntryScanner(bytes: bytes).entries(from: start) {
@@ -251,8 +267,22 @@ public enum ArchiveParser {
         mutating func addTweet(_ object: [String: Any], position: String) {
             switch ArchiveParser.tweet(object) {
             case .success(let (tweet, user)):
-                tweets.append(tweet)
                 if let user { users.append(user) }
+                if let first = firstOfID[tweet.id] {
+                    // Pages that overlap repeat a tweet: counted, and kept once.
+                    repeatedTweets += 1
+                    let tweetFirst = first.tweet
+                    if tweetFirst.text != tweet.text || tweetFirst.authorID != tweet.authorID
+                        || tweetFirst.createdAt != tweet.createdAt {
+                        let place = first.file == file ? first.position : "\(first.file), \(first.position)"
+                        issues.append(ArchiveIssue(
+                            file: file, position: position,
+                            reason: "tweet \(tweet.id) repeats \(place) with another text, author or date; the first is kept"))
+                    }
+                    return
+                }
+                firstOfID[tweet.id] = (tweet, file, position)
+                tweets.append(tweet)
             case .failure(let reason):
                 issues.append(ArchiveIssue(file: file, position: position, reason: reason.message))
             }
