@@ -72,7 +72,8 @@ struct ClassifyCommand: ParsableCommand {
     @Option(help: "Output format: jsonl (JSON Lines), tsv or csv (with a header line).")
     var format: OutputFormat = .jsonl
 
-    @Option(help: ArgumentHelp(
+    // The next argument is the value even when it starts with "-": "--threads -1" is out of range, not missing.
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Worker threads, 1 to \(Self.maxThreads) (default: the cores this process may run on, as taskset or a container's CPU limit leave them).",
         valueName: "n"))
     var threads: Int?

@@ -42,41 +42,44 @@ struct TrainCommand: ParsableCommand {
     @Option(help: "Seed of the fold assignment.")
     var seed: UInt64 = 1
 
-    @Option(help: "L2 regularization strength.")
+    // Numeric options read the next argument as their value even when it
+    // starts with "-", so that "--l2 -1" is refused for its value (validate())
+    // rather than as a missing one.
+    @Option(parsing: .unconditional, help: "L2 regularization strength (0 or more).")
     var l2: Double = TrainingOptions().l2
 
-    @Option(help: "Cross-validation folds (lexicon cross-fitting, temperature, decision rule); below 2 turns them off.")
+    @Option(parsing: .unconditional, help: "Cross-validation folds (lexicon cross-fitting, temperature, decision rule); below 2 turns them off.")
     var folds: Int = TrainingOptions().folds
 
-    @Option(name: .customLong("max-iterations"), help: "Most L-BFGS iterations per fit.")
+    @Option(name: .customLong("max-iterations"), parsing: .unconditional, help: "Most L-BFGS iterations per fit (1 or more).")
     var maxIterations: Int = TrainingOptions().maxIterations
 
-    @Option(name: .customLong("bucket-bits"), help: "log2 of the number of hashed feature buckets.")
+    @Option(name: .customLong("bucket-bits"), parsing: .unconditional, help: "log2 of the number of hashed feature buckets (8-26).")
     var bucketBits: Int = FeatureSettings.standard.bucketBits
 
-    @Option(name: .customLong("word-ngrams"), help: "Longest word n-gram (1-3).")
+    @Option(name: .customLong("word-ngrams"), parsing: .unconditional, help: "Longest word n-gram (1-3).")
     var wordNgrams: Int = FeatureSettings.standard.wordNgrams
 
-    @Option(name: .customLong("char-ngrams"), help: "Character n-gram range inside words, as MIN-MAX (0 turns them off).")
+    @Option(name: .customLong("char-ngrams"), parsing: .unconditional, help: "Character n-gram range inside words, as MIN-MAX from 1 to 8 (0 turns them off).")
     var charNgrams: String = "\(FeatureSettings.standard.charNgramMin)-\(FeatureSettings.standard.charNgramMax)"
 
-    @Option(name: .customLong("char-weight"), help: "Weight of the character n-gram group against the word n-gram group.")
+    @Option(name: .customLong("char-weight"), parsing: .unconditional, help: "Weight of the character n-gram group against the word n-gram group (0 or more).")
     var charWeight: Double = FeatureSettings.standard.charGroupWeight
 
     @Flag(name: .customLong("contrast-words"), inversion: .prefixedNo,
           help: "Give the words after a \"but\" features of their own (word_BUT).")
     var contrastWords = FeatureSettings.standard.contrastWords
 
-    @Option(name: .customLong("prior-exponent"), help: "Fix the decision rule's prior exponent instead of choosing it by cross-validation.")
+    @Option(name: .customLong("prior-exponent"), parsing: .unconditional, help: "Fix the decision rule's prior exponent (0 or more) instead of choosing it by cross-validation.")
     var priorExponent: Double?
 
-    @Option(name: .customLong("nb-power"), help: "Scale sparse features in training by their naive Bayes log-count ratio to this power (NBSVM-style; 0: unscaled). Scoring is unchanged.")
+    @Option(name: .customLong("nb-power"), parsing: .unconditional, help: "Scale sparse features in training by their naive Bayes log-count ratio to this power (NBSVM-style; 0: unscaled). Scoring is unchanged.")
     var nbPower: Double = TrainingOptions().naiveBayesPower ?? 0
 
     @Flag(help: "Weight classes inversely to their frequency in the loss.")
     var balanced = false
 
-    @Option(help: "Threads that featurize the data (default: the cores this process may run on); the fits use two. The weights are the same whatever the count.")
+    @Option(parsing: .unconditional, help: "Threads that featurize the data, 1 or more (default: the cores this process may run on); the fits use two. The weights are the same whatever the count.")
     var threads: Int?
 
     @Option(help: ArgumentHelp("The model's name, the first part of its id (name@version+fingerprint). (default: the last component of --out)",
@@ -108,7 +111,18 @@ struct TrainCommand: ParsableCommand {
     func validate() throws {
         // Checked here, not in run(), so a mistake shows train's usage line, not the top level's.
         guard nbPower >= 0, nbPower.isFinite else { throw ValidationError("--nb-power must be 0 or more") }
-        _ = try charRange
+        guard l2 >= 0, l2.isFinite else { throw ValidationError("--l2 must be 0 or more") }
+        guard maxIterations >= 1 else { throw ValidationError("--max-iterations must be 1 or more") }
+        guard (8...26).contains(bucketBits) else { throw ValidationError("--bucket-bits must be from 8 to 26") }
+        guard (1...3).contains(wordNgrams) else { throw ValidationError("--word-ngrams must be from 1 to 3") }
+        guard charWeight >= 0, charWeight.isFinite else { throw ValidationError("--char-weight must be 0 or more") }
+        if let priorExponent, !(priorExponent >= 0 && priorExponent.isFinite) {
+            throw ValidationError("--prior-exponent must be 0 or more")
+        }
+        if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
+        if let range = try charRange, !((1...8).contains(range.min) && range.min <= range.max && range.max <= 8) {
+            throw ValidationError("--char-ngrams takes MIN-MAX from 1 to 8, MIN not above MAX (such as 3-5), or 0")
+        }
         let name = modelName
         guard !name.isEmpty, !name.contains(where: { $0 == "@" || $0 == "+" || $0 == "/" || $0.isWhitespace || $0.isNewline }) else {
             throw ValidationError("the model's name \"\(name)\" must be non-empty, without white space, '@', '+' or '/' (give --name)")

@@ -348,6 +348,14 @@ struct ClassifyCommandTests {
         #expect(run.stdout.isEmpty)
     }
 
+    @Test("A negative --threads is refused for its range, not reported as a missing value")
+    func negativeThreads() async throws {
+        let run = try await classify(["--threads", "-1"], input: "hello\n")
+        #expect(run.status == 64)
+        #expect(run.stderr.contains("--threads must be from 1 to 256"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
     // MARK: - Formats
 
     @Test("TSV has the header and one escaped row per record, with index, user and author_id")

@@ -234,14 +234,18 @@ struct TrainCommandTests {
         }
     }
 
-    @Test("An option no fit can use exits 64 naming it before training, and no model is written", arguments: [
-        ["--max-iterations", "0"], ["--l2=-1"], ["--l2", "nan"], ["--prior-exponent", "nan"], ["--threads=-1"],
-        ["--bucket-bits", "40"], ["--char-ngrams", "5-3"], ["--word-ngrams", "4"],
+    @Test("An option no fit can use exits 64 naming it and its range with train's usage, before training, and no model is written", arguments: [
+        ["--max-iterations", "0"], ["--l2=-1"], ["--l2", "-1"], ["--l2", "nan"], ["--prior-exponent", "nan"],
+        ["--prior-exponent", "-2"], ["--threads=-1"], ["--threads", "-1"], ["--threads", "0"], ["--bucket-bits", "40"],
+        ["--char-ngrams", "5-3"], ["--char-ngrams", "0-4"], ["--char-ngrams", "3-9"], ["--word-ngrams", "4"],
+        ["--char-weight", "-1"],
     ])
     func unusableOptions(arguments: [String]) async throws {
         let (run, out) = try await train("bad-option", arguments)
         #expect(run.status == 64, "\(run.stderr)")
-        #expect(run.stderr.contains("invalid settings: "), "\(run.stderr)")
+        let flag = String(arguments[0].prefix { $0 != "=" })
+        #expect(run.stderr.contains("Error: \(flag) "), "\(run.stderr)")
+        #expect(run.stderr.contains("Usage: sentiment train"), "\(run.stderr)")
         #expect(!run.stderr.contains("featurizing"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
