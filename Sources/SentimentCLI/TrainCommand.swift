@@ -24,10 +24,10 @@ struct TrainCommand: ParsableCommand {
             written. The data files and --out are checked before training.
             """)
 
-    @Option(help: ArgumentHelp("Training data (TSV with label and text columns).", valueName: "file"))
+    @Option(help: ArgumentHelp("Training data (TSV with label and text columns; '-': standard input).", valueName: "file"))
     var train: String
 
-    @Option(help: ArgumentHelp("Development data to evaluate on and record in the manifest.", valueName: "file"))
+    @Option(help: ArgumentHelp("Development data to evaluate on and record in the manifest ('-': standard input).", valueName: "file"))
     var dev: String?
 
     @Option(help: ArgumentHelp("Directory to write the model to.", valueName: "dir"))
@@ -103,6 +103,9 @@ struct TrainCommand: ParsableCommand {
         }
     }
 
+    /// `--train` as messages and the manifest name it.
+    private var trainName: String { train == "-" ? standardInputName : train }
+
     /// `--name`, or the last component of `--out` (`Models/default` names the model `default`).
     private var modelName: String {
         name ?? URL(fileURLWithPath: out).standardizedFileURL.lastPathComponent
@@ -110,6 +113,7 @@ struct TrainCommand: ParsableCommand {
 
     func validate() throws {
         // Checked here, not in run(), so a mistake shows train's usage line, not the top level's.
+        if train == "-" && dev == "-" { throw ValidationError("--train and --dev cannot both read standard input") }
         guard nbPower >= 0, nbPower.isFinite else { throw ValidationError("--nb-power must be 0 or more") }
         guard l2 >= 0, l2.isFinite else { throw ValidationError("--l2 must be 0 or more") }
         guard maxIterations >= 1 else { throw ValidationError("--max-iterations must be 1 or more") }
@@ -163,20 +167,20 @@ struct TrainCommand: ParsableCommand {
         let result: Trainer.Result
         do {
             result = try Trainer(options: options).train(
-                examples, name: modelName, version: modelVersion, trainFile: train, trainSHA256: trainSHA256,
+                examples, name: modelName, version: modelVersion, trainFile: trainName, trainSHA256: trainSHA256,
                 command: (["sentiment"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
                 log: { printError($0) })
         } catch let error as ModelError {
             printError("\(error)")
             throw ExitCode.usage
         } catch let error as TrainingError {
-            printError("\(train): \(error)")
+            printError("\(trainName): \(error)")
             throw ExitCode.dataError
         }
         var metrics: [String: ModelManifest.MetricsRecord] = [:]
         if let dev, let devExamples {
             let evaluation = Evaluation(gold: devExamples.map(\.label), predictions: result.model.classify(devExamples.map(\.text)))
-            metrics["dev"] = evaluation.record(file: dev)
+            metrics["dev"] = evaluation.record(file: dev == "-" ? standardInputName : dev)
             printError(String(format: "dev: macro-recall %.4f, accuracy %.4f, macro-F1 %.4f, ECE %.4f",
                               evaluation.macroRecall, evaluation.accuracy, evaluation.macroF1, evaluation.expectedCalibrationError))
         }
@@ -196,24 +200,38 @@ func readExamples(_ path: String) throws -> [LabeledExample] {
     guard path == "-" else {
         return try reportingDataFileErrors { () throws(DataFileError) in try LabeledExample.readTSV(path) }
     }
-    let name = "standard input"
-    guard !StandardStreams.inputWasClosed else {
-        printError("cannot read \(name): closed")
-        throw ExitCode.noInput
+    let data = try readStandardInput()
+    return try reportingDataFileErrors { () throws(DataFileError) in
+        try LabeledExample.readTSV(data: data, name: standardInputName)
     }
-    let data: Data
-    do {
-        data = try FileHandle.standardInput.readToEnd() ?? Data()
-    } catch {
-        printError("cannot read \(name): \(error.localizedDescription)")
-        throw ExitCode.noInput
-    }
-    return try reportingDataFileErrors { () throws(DataFileError) in try LabeledExample.readTSV(data: data, name: name) }
 }
 
 /// `readExamples` and the SHA-256 of the bytes read (a pipe cannot be read twice).
 func readExamplesAndDigest(_ path: String) throws -> (examples: [LabeledExample], sha256: String) {
-    try reportingDataFileErrors { () throws(DataFileError) in try LabeledExample.readTSVAndDigest(path) }
+    guard path == "-" else {
+        return try reportingDataFileErrors { () throws(DataFileError) in try LabeledExample.readTSVAndDigest(path) }
+    }
+    let data = try readStandardInput()
+    return try reportingDataFileErrors { () throws(DataFileError) in
+        try LabeledExample.readTSVAndDigest(data: data, name: standardInputName)
+    }
+}
+
+/// How messages and reports name the data read from `-`.
+let standardInputName = "standard input"
+
+/// All of standard input, or exit 66 saying why it cannot be read.
+private func readStandardInput() throws -> Data {
+    guard !StandardStreams.inputWasClosed else {
+        printError("cannot read \(standardInputName): closed")
+        throw ExitCode.noInput
+    }
+    do {
+        return try FileHandle.standardInput.readToEnd() ?? Data()
+    } catch {
+        printError("cannot read \(standardInputName): \(error.localizedDescription)")
+        throw ExitCode.noInput
+    }
 }
 
 /// `read()`, with a data file's error printed and turned into 66 (missing or

@@ -87,6 +87,31 @@ struct TrainCommandTests {
         #expect(writtenID(first)?.dropFirst() == writtenID(second)?.dropFirst())
     }
 
+    @Test("train --train - reads standard input and writes the weights the file gives; --train and --dev cannot both be -")
+    func trainFromStandardInput() async throws {
+        let (fromFile, a) = try await train("file")
+        let out = folder.appendingPathComponent("stdin")
+        let piped = try await SentimentExecutable.run(
+            ["train", "--train", "-", "--out", out.path, "--bucket-bits", "14", "--folds", "3", "--threads", "2"],
+            input: try Data(contentsOf: URL(fileURLWithPath: labelled)))
+        #expect(fromFile.status == 0 && piped.status == 0, "\(fromFile.stderr)\n\(piped.stderr)")
+        let weights = try Data(contentsOf: a.appendingPathComponent("weights.bin"))
+        let pipedWeights = try Data(contentsOf: out.appendingPathComponent("weights.bin"))
+        #expect(!weights.isEmpty && weights == pipedWeights)
+        func training(_ model: URL) throws -> [String: Any] {
+            let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: model.appendingPathComponent("manifest.json")))
+            return try #require((manifest as? [String: Any])?["training"] as? [String: Any])
+        }
+        #expect(try training(out)["trainFile"] as? String == "standard input")
+        let digest = try training(a)["trainSHA256"] as? String
+        let pipedDigest = try training(out)["trainSHA256"] as? String
+        #expect(digest != nil && pipedDigest == digest)
+
+        let both = try await SentimentExecutable.run(["train", "--train", "-", "--dev", "-", "--out", folder.appendingPathComponent("both").path])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("--train and --dev cannot both read standard input"), "\(both.stderr)")
+    }
+
     @Test("With --dev, train reports the dev metrics and records them in the manifest")
     func devMetricsAreRecorded() async throws {
         let (run, model) = try await train("dev", ["--dev", labelled])

@@ -66,6 +66,12 @@ extension LabeledExample {
         try parseTSV(data, path: name)
     }
 
+    /// `readTSV(data:name:)` and the SHA-256 (lower-case hex) of `data`, as
+    /// `readTSVAndDigest(_:)` gives them for a file.
+    public static func readTSVAndDigest(data: Data, name: String) throws(DataFileError) -> (examples: [LabeledExample], sha256: String) {
+        (try parseTSV(data, path: name), ModelDirectory.sha256(data))
+    }
+
     /// The examples in `data`, the bytes of the file at `path` (named in errors).
     private static func parseTSV(_ data: Data, path: String) throws(DataFileError) -> [LabeledExample] {
         guard let content = String(data: data, encoding: .utf8) else {
