@@ -151,7 +151,8 @@ public enum ArchiveParser {
 
     // MARK: - Entries
 
-    /// Accumulates one file's users, tweets and issues.
+    /// Accumulates the users, tweets and issues of one file, or of every part
+    /// of an archive (`file` names the one being read).
     struct Builder {
         /// The file being read, as named in issues.
         var file: String
