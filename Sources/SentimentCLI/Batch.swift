@@ -13,8 +13,6 @@ final class Batch: @unchecked Sendable {
     var lines: [Line] = []
     /// The formatted records of every line.
     let output: ByteBuffer
-    /// What the records were.
-    var tally = Tally()
     /// What each output record was, in order.
     var outcomes: [RecordOutcome] = []
     /// Where each output record ends in `output`, in order.
@@ -39,7 +37,8 @@ final class Batch: @unchecked Sendable {
     }
 
     /// The tally of the records whose output lies entirely within the first
-    /// `bytes` bytes of `output`: what a write that stopped part way delivered.
+    /// `bytes` bytes of `output`: all of them for `output.count`, and what a
+    /// write that stopped part way delivered for less.
     func tally(ofFirst bytes: Int) -> Tally {
         var tally = Tally()
         for (end, outcome) in zip(recordEnds, outcomes) {

@@ -21,7 +21,7 @@ final class BatchProcessor {
         workspace = model.makeWorkspace(sharing: table)
     }
 
-    /// Fills `batch.output`, `batch.tally`, `batch.outcomes` and `batch.recordEnds` from `batch.lines`.
+    /// Fills `batch.output`, `batch.outcomes` and `batch.recordEnds` from `batch.lines`.
     func process(_ batch: Batch) {
         // Work on locals (moved out of the properties, so still uniquely
         // referenced): appends then skip the class's access bookkeeping.
@@ -52,7 +52,6 @@ final class BatchProcessor {
 
         let output = batch.output
         output.removeAll()
-        var tally = Tally()
         var outcomes = batch.outcomes
         var recordEnds = batch.recordEnds
         batch.outcomes = []
@@ -79,12 +78,10 @@ final class BatchProcessor {
                 }
                 writer.write(record, prediction: prediction, scratch: scratch, into: output)
             }
-            tally.count(outcome)
             outcomes.append(outcome)
             recordEnds.append(output.count)
         }
         batch.outcomes = outcomes
         batch.recordEnds = recordEnds
-        batch.tally = tally
     }
 }

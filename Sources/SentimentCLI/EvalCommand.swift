@@ -61,7 +61,7 @@ struct EvalCommand: ParsableCommand {
         if paths.count == 2 { options.directory = paths[0] }
         let model = try options.loadModel()
         let examples = try readExamples(paths.last!)
-        let file = paths.last! == "-" ? standardInputName : paths.last!
+        let file = dataName(paths.last!)
         guard !examples.isEmpty else {
             printError("\(file): no labelled tweets, only a header: nothing to evaluate")
             throw ExitCode.dataError

@@ -64,7 +64,7 @@ final class OrderedOutput: @unchecked Sendable {
             var sent = 0
             let result = failed ? 0 : writeAll(fd, ready.output.bytes, sent: &sent)
             // A write that failed part way delivered the records before it.
-            let records = result == 0 ? ready.tally : ready.tally(ofFirst: sent)
+            let records = ready.tally(ofFirst: sent)
             free.push(ready)
             lock.lock()
             if !failed {

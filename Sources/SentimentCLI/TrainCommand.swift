@@ -103,9 +103,6 @@ struct TrainCommand: ParsableCommand {
         }
     }
 
-    /// `--train` as messages and the manifest name it.
-    private var trainName: String { train == "-" ? standardInputName : train }
-
     /// `--name`, or the last component of `--out` (`Models/default` names the model `default`).
     private var modelName: String {
         name ?? URL(fileURLWithPath: out).standardizedFileURL.lastPathComponent
@@ -167,20 +164,20 @@ struct TrainCommand: ParsableCommand {
         let result: Trainer.Result
         do {
             result = try Trainer(options: options).train(
-                examples, name: modelName, version: modelVersion, trainFile: trainName, trainSHA256: trainSHA256,
+                examples, name: modelName, version: modelVersion, trainFile: dataName(train), trainSHA256: trainSHA256,
                 command: (["sentiment"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
                 log: { printError($0) })
         } catch let error as ModelError {
             printError("\(error)")
             throw ExitCode.usage
         } catch let error as TrainingError {
-            printError("\(trainName): \(error)")
+            printError("\(dataName(train)): \(error)")
             throw ExitCode.dataError
         }
         var metrics: [String: ModelManifest.MetricsRecord] = [:]
         if let dev, let devExamples {
             let evaluation = Evaluation(gold: devExamples.map(\.label), predictions: result.model.classify(devExamples.map(\.text)))
-            metrics["dev"] = evaluation.record(file: dev == "-" ? standardInputName : dev)
+            metrics["dev"] = evaluation.record(file: dataName(dev))
             printError(String(format: "dev: macro-recall %.4f, accuracy %.4f, macro-F1 %.4f, ECE %.4f",
                               evaluation.macroRecall, evaluation.accuracy, evaluation.macroF1, evaluation.expectedCalibrationError))
         }
@@ -197,39 +194,41 @@ struct TrainCommand: ParsableCommand {
 /// Reads a labelled TSV file, or standard input for `-`, turning its errors
 /// into a message and an exit status.
 func readExamples(_ path: String) throws -> [LabeledExample] {
-    guard path == "-" else {
-        return try reportingDataFileErrors { () throws(DataFileError) in try LabeledExample.readTSV(path) }
-    }
-    let data = try readStandardInput()
-    return try reportingDataFileErrors { () throws(DataFileError) in
-        try LabeledExample.readTSV(data: data, name: standardInputName)
-    }
+    try readLabelled(path, file: LabeledExample.readTSV, data: LabeledExample.readTSV(data:name:))
 }
 
 /// `readExamples` and the SHA-256 of the bytes read (a pipe cannot be read twice).
 func readExamplesAndDigest(_ path: String) throws -> (examples: [LabeledExample], sha256: String) {
-    guard path == "-" else {
-        return try reportingDataFileErrors { () throws(DataFileError) in try LabeledExample.readTSVAndDigest(path) }
-    }
-    let data = try readStandardInput()
-    return try reportingDataFileErrors { () throws(DataFileError) in
-        try LabeledExample.readTSVAndDigest(data: data, name: standardInputName)
-    }
+    try readLabelled(path, file: LabeledExample.readTSVAndDigest, data: LabeledExample.readTSVAndDigest(data:name:))
 }
 
-/// How messages and reports name the data read from `-`.
-let standardInputName = "standard input"
+/// How messages, reports and manifests name the data at `path`: "standard input" for `-`.
+func dataName(_ path: String) -> String {
+    path == "-" ? "standard input" : path
+}
+
+/// `file(path)`, or `data` of standard input for `-`, with a data file's
+/// error printed and turned into an exit status.
+private func readLabelled<T>(
+    _ path: String, file: (String) throws(DataFileError) -> T, data: (Data, String) throws(DataFileError) -> T
+) throws -> T {
+    guard path == "-" else {
+        return try reportingDataFileErrors { () throws(DataFileError) in try file(path) }
+    }
+    let bytes = try readStandardInput()
+    return try reportingDataFileErrors { () throws(DataFileError) in try data(bytes, dataName(path)) }
+}
 
 /// All of standard input, or exit 66 saying why it cannot be read.
 private func readStandardInput() throws -> Data {
     guard !StandardStreams.inputWasClosed else {
-        printError("cannot read \(standardInputName): closed")
+        printError("cannot read \(dataName("-")): closed")
         throw ExitCode.noInput
     }
     do {
         return try FileHandle.standardInput.readToEnd() ?? Data()
     } catch {
-        printError("cannot read \(standardInputName): \(error.localizedDescription)")
+        printError("cannot read \(dataName("-")): \(error.localizedDescription)")
         throw ExitCode.noInput
     }
 }

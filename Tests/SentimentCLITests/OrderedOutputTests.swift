@@ -12,7 +12,8 @@ struct OrderedOutputTests {
             let batch = Batch(inputCapacity: 16, lineCapacity: 1)
             batch.sequence = k
             batch.output.append(String(k) + "\n")
-            batch.tally.records = 1
+            batch.outcomes = [.neutral]
+            batch.recordEnds = [batch.output.count]
             return batch
         }
     }
@@ -91,7 +92,6 @@ struct OrderedOutputTests {
             batch.output.append(String(format: "%07d\n", k))
             batch.outcomes.append(outcomes[k % 4])
             batch.recordEnds.append(batch.output.count)
-            batch.tally.count(outcomes[k % 4])
         }
         let output = OrderedOutput(fd: ends[1], free: BlockingQueue<Batch>(), progressSince: nil)
         output.hand(in: batch)

@@ -53,6 +53,6 @@ struct MethodNotAllowedMiddleware: RouterMiddleware {
                 methods.formUnion(route.methods)
             }
         }
-        return (methods.isEmpty ? nil : pattern, methods)
+        return (pattern, methods)
     }
 }
