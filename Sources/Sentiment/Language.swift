@@ -1,10 +1,11 @@
 /// What the model can say about a text's language before scoring it.
 ///
 /// The model is trained on English tweets only. A text written mostly in
-/// another script, or in Latin script without English function words but with
-/// another language's, is `unsupported`: callers should show "unsupported
-/// language" rather than a mood. Text with no letters at all (emoji, numbers)
-/// is `undetermined` and is scored as usual.
+/// another script, in Latin script without English function words but with
+/// another language's, or with at most one English function word and words
+/// spelled unlike English (the model's letter model), is `unsupported`:
+/// callers should show "unsupported language" rather than a mood. Text with
+/// no letters at all (emoji, numbers) is `undetermined` and is scored as usual.
 ///
 /// In JSON (`Codable`) a language is its `tag`: `"en"`, `"und"` or the code.
 public enum Language: Sendable, Hashable, Codable {
@@ -16,7 +17,8 @@ public enum Language: Sendable, Hashable, Codable {
     /// when the stopword test names a language ("es", "fr", "de", "pt", "it",
     /// "nl", "id", "tr", "sv", "da" for Danish and Norwegian, "fi", "pl", "cs",
     /// "ro"), "non-latin" for text mostly in another script, and "other" for
-    /// accented Latin-script text of no listed language.
+    /// Latin-script text of no listed language (by its accents, or by its
+    /// spelling when the model has a letter model).
     case unsupported(code: String)
 
     /// Whether the model's label should be trusted for this text.

@@ -62,7 +62,7 @@ public struct SentimentModel: Sendable {
     /// classifications.
     public let id: String
 
-    init(manifest: ModelManifest, weights: ModelWeights, directory: URL?) {
+    init(manifest: ModelManifest, weights: ModelWeights, letters: LetterModel? = nil, directory: URL?) {
         _ = BLASScorer.singleThreaded
         self.manifest = manifest
         self.directory = directory
@@ -70,7 +70,7 @@ public struct SentimentModel: Sendable {
         self.scoring = ScoringWeights(weights)
         self.extractor = FeatureExtractor(settings: manifest.features, lexicon: weights.lexicon, denseRange: manifest.denseRange)
         self.decision = Decision(manifest.decision)
-        self.languageDetector = LanguageDetector(seed: manifest.features.hashSeed)
+        self.languageDetector = LanguageDetector(seed: manifest.features.hashSeed, letters: letters)
         self.fused = FusedScorer(extractor: extractor, scoring: scoring, languageDetector: languageDetector)
         self.id = "\(manifest.name)@\(manifest.version)+\(Self.fingerprint(manifest).prefix(8))"
     }
@@ -94,6 +94,8 @@ public struct SentimentModel: Sendable {
         + (manifest.denseRange.map { range in
             ["denseRange " + (range.min + range.max).map { "\($0.bitPattern)" }.joined(separator: " ")]
         } ?? [])
+        // The letter model of the language test, when the model has one.
+        + (manifest.letters.map { ["letters " + $0.sha256.lowercased()] } ?? [])
         // A format 1 model's Float weights are quantized as they load: it no
         // longer predicts what the builds that wrote it did.
         + (manifest.formatVersion == 1 ? ["sparse weights quantized to 16 bits"] : [])

@@ -41,7 +41,7 @@ struct ModelFileTests {
         var manifest = model.manifest
         manifest.features.contrastWords.toggle()
         #expect(SentimentModel(manifest: manifest, weights: model.weights, directory: nil).id != model.id)
-        #expect(try SentimentModel.loadDefault().id == "default@1.0.0+fc6b6ccc")
+        #expect(try SentimentModel.loadDefault().id == "default@1.0.0+c86850a5")
     }
 
     @Test("The model id names the emoji-faces table's revision when the model reads emoji as emoticons, and only then")
@@ -112,6 +112,50 @@ struct ModelFileTests {
         } throws: { error in
             guard case .checksumMismatch? = error as? ModelError else { return false }
             return true
+        }
+    }
+
+    // MARK: The letter model
+
+    @Test("A model with a letter model saves it beside the weights and loads it back, id and all")
+    func letterModelRoundTrip() throws {
+        let model = try SentimentModel.loadDefault()
+        let letters = try #require(model.languageDetector.letters, "the shipped model has a letter model")
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        let saved = try model.save(to: directory)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["letters.bin", "manifest.json", "weights.bin"])
+        #expect(saved.languageDetector.letters == letters)
+        #expect(saved.manifest.letters == model.manifest.letters)
+        #expect(saved.id == model.id)
+        var manifest = model.manifest
+        manifest.letters?.sha256 = String(repeating: "0", count: 64)
+        #expect(SentimentModel(manifest: manifest, weights: model.weights, directory: nil).id != model.id,
+                "the letter model decides which texts get no label, so it is part of the id")
+    }
+
+    @Test("A damaged or missing letter model fails the load, naming the file")
+    func damagedLetterModelFails() throws {
+        let model = try SentimentModel.loadDefault()
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        _ = try model.save(to: directory)
+        let url = directory.appendingPathComponent("letters.bin")
+        var bytes = try Data(contentsOf: url)
+        bytes[1000] ^= 0xFF
+        try bytes.write(to: url)
+        #expect {
+            try SentimentModel.load(from: directory)
+        } throws: { error in
+            guard case .checksumMismatch(let path, _, _)? = error as? ModelError else { return false }
+            return path.hasSuffix("letters.bin")
+        }
+        try FileManager.default.removeItem(at: url)
+        #expect {
+            try SentimentModel.load(from: directory)
+        } throws: { error in
+            guard case .missing(let path)? = error as? ModelError else { return false }
+            return path.hasSuffix("letters.bin")
         }
     }
 

@@ -1,7 +1,8 @@
 import Crypto
 import Foundation
 
-/// Reading and writing a model directory: `manifest.json` beside the weights file.
+/// Reading and writing a model directory: `manifest.json` beside the weights
+/// file and, for models that have one, the letter model (`letters.bin`).
 enum ModelDirectory {
     static let manifestName = "manifest.json"
     static let weightsName = "weights.bin"
@@ -57,7 +58,25 @@ enum ModelDirectory {
             loaded.denseScale[j] = 0
             for c in 0..<ModelWeights.classes { loaded.dense[ModelWeights.classes * j + c] = 0 }
         }
-        return SentimentModel(manifest: manifest, weights: loaded, directory: directory)
+        let letters = try manifest.letters.map { reference throws(ModelError) in try readLetters(reference, in: directory) }
+        return SentimentModel(manifest: manifest, weights: loaded, letters: letters, directory: directory)
+    }
+
+    /// The letter model a manifest names, checked against its size and checksum.
+    private static func readLetters(_ reference: ModelManifest.WeightsReference, in directory: URL) throws(ModelError) -> LetterModel {
+        let url = directory.appendingPathComponent(reference.file)
+        let data = try read(url)
+        guard data.count == reference.bytes else {
+            throw .sizeMismatch(path: url.path, what: "file length", expected: reference.bytes, found: data.count)
+        }
+        let digest = sha256(data)
+        guard digest == reference.sha256.lowercased() else {
+            throw .checksumMismatch(path: url.path, expected: reference.sha256, found: digest)
+        }
+        guard let letters = LetterModel(fileBytes: data) else {
+            throw .malformedManifest(path: url.path, reason: "not a letter model (\(LetterModel.magic.count + LetterModel.entries) bytes starting \"\(String(decoding: LetterModel.magic, as: UTF8.self))\")")
+        }
+        return letters
     }
 
     /// Checks the manifest's dense features against this build's. Returns the
@@ -76,11 +95,14 @@ enum ModelDirectory {
     /// Writes the weights, then the manifest with their size and checksum filled in.
     /// Returns the manifest as written.
     @discardableResult
-    static func save(manifest: ModelManifest, weights: ModelWeights, to directory: URL) throws(ModelError) -> ModelManifest {
+    static func save(manifest: ModelManifest, weights: ModelWeights, letters: LetterModel? = nil,
+                     to directory: URL) throws(ModelError) -> ModelManifest {
         let bytes = Data(WeightsFile.encode(weights))
+        let letterBytes = letters.map { Data($0.fileBytes) }
         var manifest = manifest
         manifest.formatVersion = ModelManifest.currentFormatVersion
         manifest.weights = .init(file: weightsName, bytes: bytes.count, sha256: sha256(bytes))
+        manifest.letters = letterBytes.map { .init(file: LetterModel.fileName, bytes: $0.count, sha256: sha256($0)) }
         manifest.lexiconBits = weights.lexicon.bits
         let weightsURL = directory.appendingPathComponent(weightsName)
         let manifestURL = directory.appendingPathComponent(manifestName)
@@ -99,6 +121,14 @@ enum ModelDirectory {
             try bytes.write(to: weightsURL, options: .atomic)
         } catch {
             throw .writeFailed(path: weightsURL.path, reason: describe(error))
+        }
+        if let letterBytes {
+            let lettersURL = directory.appendingPathComponent(LetterModel.fileName)
+            do {
+                try letterBytes.write(to: lettersURL, options: .atomic)
+            } catch {
+                throw .writeFailed(path: lettersURL.path, reason: describe(error))
+            }
         }
         do {
             try manifestJSON.write(to: manifestURL, options: .atomic)

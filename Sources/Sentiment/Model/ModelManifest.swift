@@ -34,6 +34,10 @@ public struct ModelManifest: Sendable, Hashable, Codable {
     public var lexiconBits: Int
     /// The weights file.
     public var weights: WeightsReference
+    /// The letter model of the language test (`letters.bin`); absent in
+    /// models trained before it, whose language test reads stopwords and
+    /// scripts only.
+    public var letters: WeightsReference? = nil
     /// How probabilities and the label are made from the scores.
     public var decision: DecisionRule
     /// How the model was trained.
@@ -52,7 +56,7 @@ public struct ModelManifest: Sendable, Hashable, Codable {
     /// The value of `format`.
     public static let formatName = "swift-sentiment-model"
 
-    /// Where the weights are and how to check them.
+    /// Where a file of the model is and how to check it.
     public struct WeightsReference: Sendable, Hashable, Codable {
         /// File name inside the model directory.
         public var file: String

@@ -1,8 +1,9 @@
 import Foundation
 
 extension SentimentModel {
-    /// Writes the model to `directory` (created if needed): `weights.bin` and
-    /// `manifest.json` with the weights' size and SHA-256. Returns the model as
+    /// Writes the model to `directory` (created if needed): `weights.bin`, the
+    /// letter model (`letters.bin`) when it has one, and `manifest.json` with
+    /// each file's size and SHA-256. Returns the model as
     /// loaded back from there, so what is returned is exactly what was written.
     /// A model that could not load (a NaN or infinite weight) or a manifest
     /// that cannot be written (a NaN metric) fails before any file is written,
@@ -15,7 +16,7 @@ extension SentimentModel {
         if let index = weights.firstNonFiniteIndex {
             throw .nonFiniteWeight(path: directory.appendingPathComponent(ModelDirectory.weightsName).path, index: index)
         }
-        try ModelDirectory.save(manifest: manifest, weights: weights, to: directory)
+        try ModelDirectory.save(manifest: manifest, weights: weights, letters: languageDetector.letters, to: directory)
         return try ModelDirectory.load(directory)
     }
 }

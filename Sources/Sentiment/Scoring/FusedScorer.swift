@@ -137,7 +137,8 @@ struct FusedScorer: Sendable {
         extractor.denseRange?.clamp(dense)
 
         if let language = LanguageDetector.byScript(buffer.stats) { return language }
-        return languageDetector.decide(hits: UnsafeBufferPointer(rebasing: hits[..<otherSlot]), accented: accented)
+        let verdict = languageDetector.decide(hits: UnsafeBufferPointer(rebasing: hits[..<otherSlot]), accented: accented)
+        return languageDetector.lettersVerdict(verdict, englishStopwords: hits[0], buffer: buffer)
     }
 
     /// Starts fetching a weight row (three 16-bit weights, 6 bytes). One row

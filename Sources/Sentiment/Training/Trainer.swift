@@ -137,6 +137,16 @@ public struct Trainer: Sendable {
         log("final model: \(report.iterations) iterations, \(report.evaluations) evaluations in \(String(format: "%.1f", report.seconds)) s, objective \(String(format: "%.5f", report.objective))")
 
         let denseRange = TrainingSet.denseRange(examples, extractor: FeatureExtractor(settings: settings, lexicon: fullLexicon))
+        var letters: LetterModel?
+        if examples.count >= LetterModel.minimumTrainingTexts {
+            letters = LetterModel.learn(from: examples.lazy.map(\.text), settings: settings)
+            if folds >= 2 {
+                let flagged = LetterModel.heldOutFlags(examples, fold: fold, folds: folds, settings: settings)
+                log("language test: a letter model learned from the other folds puts \(flagged) of \(examples.count) training texts in another language that the stopwords did not")
+            }
+        } else {
+            log("language test: no letter model (it needs \(LetterModel.minimumTrainingTexts) training texts, the data has \(examples.count)); stopwords and scripts only")
+        }
         var weights = ModelWeights.zeros(bucketBits: settings.bucketBits, lexicon: fullLexicon)
         // The sparse weights are the fitted ones times the naive Bayes scale,
         // in Float, then quantized to 16 bits (`SparseWeights`).
@@ -159,13 +169,16 @@ public struct Trainer: Sendable {
             labels: SentimentLabel.allCases.map(\.rawValue),
             features: settings, dense: DenseFeature.allCases.map(\.name), denseRange: denseRange, lexiconBits: options.lexiconBits,
             weights: .init(file: ModelDirectory.weightsName, bytes: 0, sha256: Self.weightsDigest(weights)),
+            letters: letters.map { .init(file: LetterModel.fileName, bytes: $0.fileBytes.count,
+                                         sha256: ModelDirectory.sha256(Data($0.fileBytes))) },
             decision: Calibration.rule(temperature: temperature, priorExponent: priorExponent, priors: priors),
             training: .init(trainFile: trainFile, trainSHA256: trainSHA256, classCounts: classCounts, l2: options.l2,
                             iterations: report.iterations, seed: options.seed, priorExponent: priorExponent,
                             command: command, date: ISO8601DateFormatter().string(from: Date()),
                             naiveBayesPower: options.naiveBayesPower),
             metrics: metrics)
-        return Result(model: SentimentModel(manifest: manifest, weights: weights, directory: nil), crossValidation: crossValidation)
+        return Result(model: SentimentModel(manifest: manifest, weights: weights, letters: letters, directory: nil),
+                      crossValidation: crossValidation)
     }
 
     /// Forward chaining: for k = 1..<folds, a model trained on folds 0..<k
