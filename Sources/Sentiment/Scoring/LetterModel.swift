@@ -16,7 +16,7 @@ import Foundation
 ///
 /// English tweets cost about 2 nats a symbol; Tagalog, Swahili, Hungarian or
 /// Welsh cost 3.5–4.5 (`LanguageDetector.lettersVerdict`).
-public struct LetterModel: Sendable, Hashable {
+struct LetterModel: Sendable, Hashable {
     /// Symbols: the boundary, `a`–`z`, the apostrophe, any other letter.
     static let symbols = 29
     /// Symbols predicted from the three before them.
@@ -54,8 +54,10 @@ public struct LetterModel: Sendable, Hashable {
         self.init(costs: Array(bytes.dropFirst(Self.magic.count)))
     }
 
-    /// The symbol of an ASCII byte, 0 for one a word is not read with, and
-    /// `otherLetter` for the lead byte of a non-ASCII character.
+    /// The symbol of a byte of a word: 1–26 for `a`–`z`, 27 for the
+    /// apostrophe, 28 for the lead byte of a non-ASCII character, and 0 for
+    /// any other ASCII byte (a word holding one is not read) and for
+    /// continuation bytes (which `forEachSymbol` passes over).
     @inline(__always)
     static func symbol(_ byte: UInt8) -> Int {
         switch byte {
