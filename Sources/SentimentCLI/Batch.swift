@@ -22,11 +22,12 @@ final class Batch: @unchecked Sendable {
     struct Line {
         /// Offset in `input` of the first byte.
         var start: Int
-        /// Length without the `\n` and a trailing `\r`.
+        /// Length without the `\n` and a trailing `\r`; for a `tooLong` line,
+        /// the length of the prefix that was kept.
         var count: Int
         /// The line number, from 1, counted across all inputs.
         var number: Int
-        /// The line exceeded the length limit; its bytes were not kept.
+        /// The line exceeded the length limit; only its first bytes were kept.
         var tooLong: Bool
     }
 

@@ -37,7 +37,8 @@ final class BatchProcessor {
         records.removeAll(keepingCapacity: true)
         for line in batch.lines {
             if line.tooLong {
-                records.append(TweetRecord(line: line.number, problem: .lineTooLong(limit: maxLineLength)))
+                records.append(TweetRecord.tooLong(prefix: batch.bytes(of: line), lineNumber: line.number,
+                                                   limit: maxLineLength, scratch: scratch))
             } else {
                 TweetRecord.extract(line: batch.bytes(of: line), lineNumber: line.number, scratch: scratch, into: &records)
             }

@@ -14,7 +14,8 @@ import Darwin
 /// - When an input cannot be read, the lines cut before the failure are
 ///   returned first; the next `fill` throws.
 /// - A line longer than `maxLineLength` bytes is not kept: the reader skips to
-///   its end reading block by block, and the batch gets a `tooLong` line.
+///   its end reading block by block, and the batch gets a `tooLong` line that
+///   holds the line's first `tooLongPrefix` bytes (where a tweet's id is).
 /// - A batch ends at `maxLines` lines, once it holds `blockSize` bytes, or when
 ///   a pipe or terminal has no more data ready (so interactive input flows).
 final class LineReader {
@@ -44,6 +45,8 @@ final class LineReader {
     let maxLineLength: Int
     let blockSize: Int
     let maxLines: Int
+    /// How many of an over-long line's first bytes are kept (at most `maxLineLength`).
+    let tooLongPrefix: Int
 
     private var inputs: [Input]
     private var nextInput = 0
@@ -60,10 +63,12 @@ final class LineReader {
     /// A failure met after the current batch already had lines: thrown by the next `fill`.
     private var pendingFailure: Failure?
 
-    init(inputs: [Input], maxLineLength: Int = 1 << 20, blockSize: Int = 1 << 20, maxLines: Int = 4096) {
-        precondition(maxLineLength > 0 && blockSize > 0 && maxLines > 0)
+    init(inputs: [Input], maxLineLength: Int = 1 << 20, blockSize: Int = 1 << 20, maxLines: Int = 4096,
+         tooLongPrefix: Int = 1 << 16) {
+        precondition(maxLineLength > 0 && blockSize > 0 && maxLines > 0 && tooLongPrefix >= 0)
         self.inputs = inputs
         self.maxLineLength = maxLineLength
+        self.tooLongPrefix = min(tooLongPrefix, maxLineLength)
         self.blockSize = blockSize
         self.maxLines = maxLines
     }
@@ -107,13 +112,13 @@ final class LineReader {
             if batch.lines.count >= maxLines { return true }
             scanFrom = input.count
             if skipping {
-                input.count = lineStart
-                scanFrom = lineStart
+                input.count = lineStart + tooLongPrefix
+                scanFrom = input.count
             } else if input.count - lineStart > maxLineLength + 1 {
-                // Longer than the limit even without a "\r": stop keeping it.
+                // Longer than the limit even without a "\r": keep its prefix only.
                 skipping = true
-                input.count = lineStart
-                scanFrom = lineStart
+                input.count = lineStart + tooLongPrefix
+                scanFrom = input.count
             }
             if !batch.lines.isEmpty && (input.count >= blockSize || (shortRead && !moreDataReady())) {
                 // Full, or a pipe or terminal paused: pass the whole lines on now.
@@ -169,7 +174,7 @@ final class LineReader {
         atFirstLine = false
         if skipping {
             skipping = false
-            batch.lines.append(Batch.Line(start: start, count: 0, number: nextLineNumber, tooLong: true))
+            batch.lines.append(Batch.Line(start: start, count: tooLongPrefix, number: nextLineNumber, tooLong: true))
             return
         }
         var start = start
@@ -177,7 +182,7 @@ final class LineReader {
         var count = end - start
         if count > 0 && batch.input.base.load(fromByteOffset: end - 1, as: UInt8.self) == 0x0D { count -= 1 }
         let tooLong = count > maxLineLength
-        batch.lines.append(Batch.Line(start: start, count: tooLong ? 0 : count, number: nextLineNumber, tooLong: tooLong))
+        batch.lines.append(Batch.Line(start: start, count: tooLong ? tooLongPrefix : count, number: nextLineNumber, tooLong: tooLong))
     }
 
     /// Whether the three bytes at `bytes` are UTF-8's byte order mark, EF BB BF.

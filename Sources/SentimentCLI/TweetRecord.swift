@@ -96,7 +96,7 @@ enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
     case textNotAString(field: TextField, kind: JSONSpan.Kind)
     /// The text field is null (and no other text field is a string).
     case textIsNull(field: TextField)
-    /// The line is longer than the limit (it was skipped without being kept).
+    /// The line is longer than the limit (only its first bytes were kept, for its id).
     case lineTooLong(limit: Int)
     /// The line starts with `{` but is not valid JSON.
     case malformedJSON(JSONError)
@@ -203,6 +203,31 @@ extension TweetRecord {
         // The JSON from its `{`; offsets in errors still count from the line's start.
         let json = UnsafeRawBufferPointer(rebasing: line[first...])
         extractJSON(json, startingAt: first, lineNumber: lineNumber, scratch: scratch, into: &records)
+    }
+
+    /// The error record of a line over the length limit, from the `prefix` of
+    /// it that was kept: when the line is a JSON object, with the id, user and
+    /// author id that the prefix holds whole (the values read before the cut,
+    /// so that a tweet can still be matched to its error).
+    static func tooLong(prefix: UnsafeRawBufferPointer, lineNumber: Int, limit: Int, scratch: ByteBuffer) -> TweetRecord {
+        var record = TweetRecord(line: lineNumber, problem: .lineTooLong(limit: limit))
+        guard let blank = firstNonBlank(prefix),
+              let visible = BlankText.firstVisible(utf8: UnsafeRawBufferPointer(rebasing: prefix[blank...])),
+              prefix[blank + visible] == UInt8(ascii: "{")
+        else { return record }
+        let json = UnsafeRawBufferPointer(rebasing: prefix[(blank + visible)...])
+        var fields = TweetFields()
+        // The scan stops at the cut; what it captured before stays in `fields`.
+        _ = try? JSONScanner.scanDocument(json, context: TweetFields.Context.tweet, visitor: &fields)
+        // A value that runs to the cut (a number) may be cut short: not used.
+        func whole(_ span: JSONSpan?) -> JSONSpan? {
+            guard let span, span.end < json.count, span.kind == .string || span.kind == .number else { return nil }
+            return span
+        }
+        if let span = whole(fields.idString) ?? whole(fields.id) { record.id = TweetFields.ref(span, json, scratch) }
+        if let span = whole(fields.screenName), span.kind == .string { record.user = TweetFields.ref(span, json, scratch) }
+        if let span = whole(fields.authorID) { record.authorID = TweetFields.ref(span, json, scratch) }
+        return record
     }
 
     /// `extract`'s JSON lines: `line` starts at the `{`, `offset` bytes into the input line.

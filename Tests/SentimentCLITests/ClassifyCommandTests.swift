@@ -189,6 +189,22 @@ struct ClassifyCommandTests {
         #expect(records[3]["probabilities"] != nil)
     }
 
+    @Test("A JSON line over 1 MiB keeps the id and user it starts with in its error record")
+    func hugeJSONLineKeepsItsID() async throws {
+        var input = Data(#"{"id_str":"1001","user":{"screen_name":"bob"},"text":""#.utf8)
+        input.append(Data(repeating: UInt8(ascii: "a"), count: 2_000_000))
+        input.append(Data("\"}\n{\"id\":1002,\"text\":\"worst day ever :(\"}\n".utf8))
+        let run = try await SentimentExecutable.run(["classify"], input: input)
+        #expect(run.status == 65)
+        let records = try run.records()
+        try #require(records.count == 2, "\(run.output)")
+        #expect(records[0]["id"] as? String == "1001")
+        #expect(records[0]["user"] as? String == "bob")
+        #expect(records[0]["error"] as? String == "line longer than 1048576 bytes")
+        #expect(records[1]["id"] as? String == "1002")
+        #expect(records[1]["label"] as? String == "negative")
+    }
+
     @Test("Unsupported languages get label null, the language tag and unsupported true")
     func unsupportedLanguage() async throws {
         let run = try await classify([], input: "今日はとても楽しい一日でした。ありがとう！\n¡Qué día tan bonito! Me encanta el sol de la mañana y el café con mis amigos.\n")

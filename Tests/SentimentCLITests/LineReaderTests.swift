@@ -6,8 +6,8 @@ import Testing
 /// a plain reference split, on many small random inputs.
 @Suite("Line reader")
 struct LineReaderTests {
-    /// "number<TAB>bytes" per line, or "number<TAB>TOO LONG", the way the reader should see it.
-    private func reference(_ inputs: [[UInt8]], maxLineLength: Int) -> [String] {
+    /// "number<TAB>bytes" per line, or "number<TAB>TOO LONG<TAB>its first bytes", the way the reader should see it.
+    private func reference(_ inputs: [[UInt8]], maxLineLength: Int, tooLongPrefix: Int) -> [String] {
         var lines: [String] = []
         for input in inputs where !input.isEmpty {
             var parts = input.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
@@ -15,27 +15,30 @@ struct LineReaderTests {
             for var part in parts {
                 if part.last == 0x0D { part.removeLast() }
                 let number = lines.count + 1
-                lines.append(part.count > maxLineLength ? "\(number)\tTOO LONG" : "\(number)\t" + String(decoding: part, as: UTF8.self))
+                lines.append(part.count > maxLineLength
+                    ? "\(number)\tTOO LONG\t" + String(decoding: part.prefix(min(tooLongPrefix, maxLineLength)), as: UTF8.self)
+                    : "\(number)\t" + String(decoding: part, as: UTF8.self))
             }
         }
         return lines
     }
 
-    private func read(_ paths: [String], blockSize: Int, maxLines: Int, maxLineLength: Int) throws -> [String] {
+    private func read(_ paths: [String], blockSize: Int, maxLines: Int, maxLineLength: Int, tooLongPrefix: Int = 0) throws -> [String] {
         let reader = LineReader(
-            inputs: paths.map { .file($0) }, maxLineLength: maxLineLength, blockSize: blockSize, maxLines: maxLines)
+            inputs: paths.map { .file($0) }, maxLineLength: maxLineLength, blockSize: blockSize, maxLines: maxLines,
+            tooLongPrefix: tooLongPrefix)
         let batch = Batch(inputCapacity: 16, lineCapacity: 4)
         var lines: [String] = []
         while try reader.fill(batch) {
             #expect(batch.lines.count <= maxLines)
             for line in batch.lines {
-                lines.append(line.tooLong ? "\(line.number)\tTOO LONG" : "\(line.number)\t" + String(decoding: batch.bytes(of: line), as: UTF8.self))
+                lines.append((line.tooLong ? "\(line.number)\tTOO LONG\t" : "\(line.number)\t") + String(decoding: batch.bytes(of: line), as: UTF8.self))
             }
         }
         return lines
     }
 
-    @Test("Random inputs split the same whatever the block size and batch length")
+    @Test("Random inputs split the same whatever the block size and batch length, over-long lines keeping their first bytes")
     func randomInputs() throws {
         var random = SplitMix64(seed: 7)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("line-reader-\(UUID().uuidString)")
@@ -62,9 +65,10 @@ struct LineReaderTests {
             let blockSize = [1, 2, 3, 7, 16, 64, 4096].randomElement(using: &random)!
             let maxLines = [1, 2, 3, 5, 100].randomElement(using: &random)!
             let maxLineLength = [60, 61, 1000].randomElement(using: &random)!
-            let lines = try read(paths, blockSize: blockSize, maxLines: maxLines, maxLineLength: maxLineLength)
-            #expect(lines == reference(inputs, maxLineLength: maxLineLength),
-                    "trial \(trial): block \(blockSize), batch \(maxLines), limit \(maxLineLength)")
+            let tooLongPrefix = [0, 1, 7, 60, 2000].randomElement(using: &random)!
+            let lines = try read(paths, blockSize: blockSize, maxLines: maxLines, maxLineLength: maxLineLength, tooLongPrefix: tooLongPrefix)
+            #expect(lines == reference(inputs, maxLineLength: maxLineLength, tooLongPrefix: tooLongPrefix),
+                    "trial \(trial): block \(blockSize), batch \(maxLines), limit \(maxLineLength), prefix \(tooLongPrefix)")
         }
     }
 
