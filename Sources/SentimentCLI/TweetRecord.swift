@@ -177,19 +177,9 @@ extension TweetRecord {
     static func extract(
         line: UnsafeRawBufferPointer, lineNumber: Int, scratch: ByteBuffer, into records: inout [TweetRecord]
     ) {
-        // A visible ASCII character settles it; anything else asks BlankText,
-        // which also finds a `{` behind an invisible prefix (a byte order mark,
-        // a zero-width or no-break space).
-        guard var first = firstNonBlank(line) else {
+        guard let first = firstVisible(line) else {
             records.append(TweetRecord(line: lineNumber, problem: .emptyLine))
             return
-        }
-        if !(0x21...0x7E).contains(line[first]) {
-            guard let visible = BlankText.firstVisible(utf8: UnsafeRawBufferPointer(rebasing: line[first...])) else {
-                records.append(TweetRecord(line: lineNumber, problem: .emptyLine))
-                return
-            }
-            first += visible
         }
         guard line[first] == UInt8(ascii: "{") else {
             var record = TweetRecord(line: lineNumber)
@@ -211,23 +201,25 @@ extension TweetRecord {
     /// so that a tweet can still be matched to its error).
     static func tooLong(prefix: UnsafeRawBufferPointer, lineNumber: Int, limit: Int, scratch: ByteBuffer) -> TweetRecord {
         var record = TweetRecord(line: lineNumber, problem: .lineTooLong(limit: limit))
-        guard let blank = firstNonBlank(prefix),
-              let visible = BlankText.firstVisible(utf8: UnsafeRawBufferPointer(rebasing: prefix[blank...])),
-              prefix[blank + visible] == UInt8(ascii: "{")
-        else { return record }
-        let json = UnsafeRawBufferPointer(rebasing: prefix[(blank + visible)...])
+        guard let first = firstVisible(prefix), prefix[first] == UInt8(ascii: "{") else { return record }
+        let json = UnsafeRawBufferPointer(rebasing: prefix[first...])
         var fields = TweetFields()
         // The scan stops at the cut; what it captured before stays in `fields`.
         _ = try? JSONScanner.scanDocument(json, context: TweetFields.Context.tweet, visitor: &fields)
         // A value that runs to the cut (a number) may be cut short: not used.
-        func whole(_ span: JSONSpan?) -> JSONSpan? {
-            guard let span, span.end < json.count, span.kind == .string || span.kind == .number else { return nil }
-            return span
-        }
-        if let span = whole(fields.idString) ?? whole(fields.id) { record.id = TweetFields.ref(span, json, scratch) }
-        if let span = whole(fields.screenName), span.kind == .string { record.user = TweetFields.ref(span, json, scratch) }
-        if let span = whole(fields.authorID) { record.authorID = TweetFields.ref(span, json, scratch) }
+        fields.identify(&record, bytes: json, scratch: scratch, endingBefore: json.count)
         return record
+    }
+
+    /// The offset of the line's first visible character, nil for a blank
+    /// line. A visible ASCII character settles it; anything else asks
+    /// BlankText, which also finds a `{` behind an invisible prefix (a byte
+    /// order mark, a zero-width or no-break space).
+    @inline(__always)
+    private static func firstVisible(_ line: UnsafeRawBufferPointer) -> Int? {
+        guard let first = firstNonBlank(line) else { return nil }
+        if (0x21...0x7E).contains(line[first]) { return first }
+        return BlankText.firstVisible(utf8: UnsafeRawBufferPointer(rebasing: line[first...])).map { first + $0 }
     }
 
     /// `extract`'s JSON lines: `line` starts at the `{`, `offset` bytes into the input line.
@@ -480,15 +472,7 @@ struct TweetFields: JSONMemberVisitor {
     /// `noTextField` / `emptyText`.
     func record(line: Int, index: Int, bytes: UnsafeRawBufferPointer, scratch: ByteBuffer) -> TweetRecord {
         var record = TweetRecord(line: line, index: index)
-        if let span = idString, span.kind == .string || span.kind == .number {
-            record.id = Self.ref(span, bytes, scratch)
-        } else if let span = id, span.kind == .string || span.kind == .number {
-            record.id = Self.ref(span, bytes, scratch)
-        }
-        if let span = screenName, span.kind == .string { record.user = Self.ref(span, bytes, scratch) }
-        if let span = authorID, span.kind == .string || span.kind == .number {
-            record.authorID = Self.ref(span, bytes, scratch)
-        }
+        identify(&record, bytes: bytes, scratch: scratch)
         guard let text = chosenText else {
             record.problem = misplacedText.map {
                 $0.kind == .null ? .textIsNull(field: $0.field) : .textNotAString(field: $0.field, kind: $0.kind)
@@ -508,6 +492,20 @@ struct TweetFields: JSONMemberVisitor {
                 }
         }
         return record
+    }
+
+    /// Sets `record`'s id (`id_str` > `id`, a string or a number), user
+    /// (a string) and author id (a string or a number) from these fields,
+    /// leaving out any value that does not end before `end`.
+    func identify(_ record: inout TweetRecord, bytes: UnsafeRawBufferPointer, scratch: ByteBuffer, endingBefore end: Int = .max) {
+        @inline(__always)
+        func usable(_ span: JSONSpan?, numbers: Bool = true) -> JSONSpan? {
+            guard let span, span.end < end, span.kind == .string || (numbers && span.kind == .number) else { return nil }
+            return span
+        }
+        if let span = usable(idString) ?? usable(id) { record.id = Self.ref(span, bytes, scratch) }
+        if let span = usable(screenName, numbers: false) { record.user = Self.ref(span, bytes, scratch) }
+        if let span = usable(authorID) { record.authorID = Self.ref(span, bytes, scratch) }
     }
 
     /// A field's bytes: in the line when it has no escapes, else decoded into `scratch`.

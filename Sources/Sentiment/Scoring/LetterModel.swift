@@ -99,10 +99,11 @@ struct LetterModel: Sendable, Hashable {
         /// `counts[k]`: occurrences of each (k-symbol context, symbol), k = 0…3,
         /// indexed as the table is for its last k + 1 symbols.
         private var counts: [[UInt32]] = (0..<LetterModel.order).map {
-            [UInt32](repeating: 0, count: Self.power($0 + 1))
+            [UInt32](repeating: 0, count: Self.power[$0 + 1])
         }
 
-        private static func power(_ k: Int) -> Int {
+        /// `power[k]`: 29^k, the number of k-symbol sequences, k = 0…4.
+        private static let power = (0...LetterModel.order).map { k in
             (0..<k).reduce(1) { result, _ in result * LetterModel.symbols }
         }
 
@@ -120,9 +121,9 @@ struct LetterModel: Sendable, Hashable {
             _ = LetterModel.forEachSymbol(word) { symbol in
                 let full = context * LetterModel.symbols + symbol
                 for k in 0..<LetterModel.order {
-                    counts[k][full % Self.power(k + 1)] += 1
+                    counts[k][full % Self.power[k + 1]] += 1
                 }
-                context = full % Self.power(LetterModel.order - 1)
+                context = full % Self.power[LetterModel.order - 1]
             }
         }
 
@@ -131,18 +132,18 @@ struct LetterModel: Sendable, Hashable {
             let s = LetterModel.symbols
             // Context totals for each order: the sum of its row of counts.
             let totals: [[UInt32]] = (0..<LetterModel.order).map { k in
-                (0..<Self.power(k)).map { context in
+                (0..<Self.power[k]).map { context in
                     (0..<s).reduce(0) { $0 + counts[k][context * s + $1] }
                 }
             }
             var probabilities = [Double](repeating: 1 / Double(s), count: s)
             for k in 0..<LetterModel.order {
-                let next = Self.power(k + 1)
+                let next = Self.power[k + 1]
                 var higher = [Double](repeating: 0, count: next)
                 for index in 0..<next {
                     // The same symbol after the context one symbol shorter
                     // (for k = 0 the uniform distribution, one entry for all).
-                    let backoff = probabilities[index % Self.power(k)]
+                    let backoff = probabilities[index % Self.power[k]]
                     higher[index] = (Double(counts[k][index]) + 2 * backoff) / (Double(totals[k][index / s]) + 2)
                 }
                 probabilities = higher
