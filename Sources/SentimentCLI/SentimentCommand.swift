@@ -32,4 +32,13 @@ struct SentimentCommand: AsyncParsableCommand {
             ServeCommand.self,
         ]
     )
+
+    /// Runs the command line, refusing `help` with a topic that names no
+    /// subcommand (exit 64) instead of showing the root help.
+    static func main() async {
+        if let word = HelpTopic.unknownWord(in: Array(CommandLine.arguments.dropFirst()), root: Self.self) {
+            exit(withError: ValidationError("no command named '\(word)'; 'sentiment --help' lists them"))
+        }
+        await main(nil)
+    }
 }

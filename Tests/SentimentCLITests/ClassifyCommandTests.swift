@@ -470,6 +470,22 @@ struct ClassifyCommandTests {
         #expect(run.output.contains("Examples:"))
     }
 
+    @Test("sentiment help with a known command shows that command's help")
+    func helpForCommand() async throws {
+        let run = try await SentimentExecutable.run(["help", "classify"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.output.contains("USAGE: sentiment classify"))
+    }
+
+    @Test("sentiment help with a word that names no command is a usage error naming the word",
+          arguments: [["help", "nope"], ["help", "classify", "extra"]])
+    func helpForUnknownCommand(arguments: [String]) async throws {
+        let run = try await SentimentExecutable.run(arguments)
+        #expect(run.status == 64)
+        #expect(run.output.isEmpty, "no help on standard output: \(run.output)")
+        #expect(run.stderr.contains("no command named '\(arguments.last!)'"), "\(run.stderr)")
+    }
+
     @Test("sentiment --version prints the version and nothing else")
     func version() async throws {
         let run = try await SentimentExecutable.run(["--version"])

@@ -134,6 +134,20 @@ struct ModelFileTests {
                 "the letter model decides which texts get no label, so it is part of the id")
     }
 
+    @Test("Saving a model without a letter model where one with it was saved removes the old letters.bin")
+    func savingWithoutLettersRemovesStaleFile() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        _ = try SentimentModel.loadDefault().save(to: directory)
+        #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("letters.bin").path))
+        let small = try Fixtures.smallModel()
+        #expect(small.languageDetector.letters == nil, "the fixture model is trained on too few texts for a letter model")
+        let saved = try small.save(to: directory)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["manifest.json", "weights.bin"])
+        #expect(saved.manifest.letters == nil)
+        #expect(try SentimentModel.load(from: directory).id == small.id)
+    }
+
     @Test("A damaged or missing letter model fails the load, naming the file")
     func damagedLetterModelFails() throws {
         let model = try SentimentModel.loadDefault()

@@ -135,6 +135,18 @@ enum ModelDirectory {
         } catch {
             throw .writeFailed(path: manifestURL.path, reason: describe(error))
         }
+        if letterBytes == nil {
+            // A letter model left by the model saved here before belongs to no
+            // manifest now: remove it, so the folder holds this model alone.
+            let stale = directory.appendingPathComponent(LetterModel.fileName)
+            if FileManager.default.fileExists(atPath: stale.path) {
+                do {
+                    try FileManager.default.removeItem(at: stale)
+                } catch {
+                    throw .writeFailed(path: stale.path, reason: "the model is saved, but the old letter model beside it cannot be removed: \(describe(error))")
+                }
+            }
+        }
         return manifest
     }
 

@@ -22,12 +22,6 @@ public struct ArchiveContents: Sendable, Hashable {
         self.init(users: users, tweets: tweets, issues: issues, repeatedTweets: 0)
     }
 
-    /// Merges several files' contents.
-    public init(merging parts: [ArchiveContents]) {
-        self.init(users: parts.flatMap(\.users), tweets: parts.flatMap(\.tweets), issues: parts.flatMap(\.issues),
-                  repeatedTweets: parts.reduce(0) { $0 + $1.repeatedTweets })
-    }
-
     /// Contents whose `tweets` may still repeat ids; `repeatedTweets` were
     /// already left out (by ``ArchiveParser``, which names where each was).
     init(users: [User], tweets: [Tweet], issues: [ArchiveIssue], repeatedTweets: Int) {
