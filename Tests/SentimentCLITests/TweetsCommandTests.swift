@@ -88,6 +88,35 @@ final class TweetsCommandTests {
         #expect(try timeline.records().compactMap { $0["id"] as? String } == ["3", "1"])
     }
 
+    @Test("A dump's tweets are their authors' own: a name the dump gives shows only that user's tweets, and other names none")
+    func dumpTweetsStayWithTheirAuthors() async throws {
+        let db = try freshDatabase()
+        let dump = SentimentExecutable.packageRoot.appendingPathComponent("Examples/dumps/twitter-v1.jsonl").path
+        let gus = try await sentiment(["tweets", "grumpy_gus", "--archive", dump, "--format", "jsonl", "--db", db])
+        #expect(gus.status == 0, "\(gus.stderr)")
+        #expect(try gus.records().compactMap { $0["id"] as? String } == ["1050118621198921729"])
+        let nobody = try await sentiment(["tweets", "nobody", "--archive", dump, "--db", db])
+        #expect(nobody.status == 67, "\(nobody.stderr)")
+        #expect(nobody.output.isEmpty)
+
+        let imported = try await sentiment(["import", dump, "--db", db])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("7 tweets read"), "\(imported.stderr)")
+        let hanna = try await sentiment(["tweets", "happy_hanna", "--offline", "--format", "jsonl", "--db", db])
+        #expect(try hanna.records().compactMap { $0["id"] as? String } == ["1050118621198921728"])
+    }
+
+    @Test("A dump naming several authors by id alone is not imported under one --user, exit 65")
+    func severalUnnamedAuthorsAreNotOneUsers() async throws {
+        let db = try freshDatabase()
+        let dump = SentimentExecutable.packageRoot.appendingPathComponent("Examples/dumps/twitter-v2.jsonl").path
+        let run = try await sentiment(["import", dump, "--user", "zed", "--db", db])
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("names 2 authors by id alone"), "\(run.stderr)")
+        let zed = try await sentiment(["tweets", "zed", "--offline", "--db", db])
+        #expect(zed.status == 66, "nothing was stored for zed: \(zed.stderr)")
+    }
+
     @Test("The import summary counts one tweet in the singular and names no users when none was read")
     func importSummaryWording() async throws {
         let db = try freshDatabase()

@@ -240,6 +240,39 @@ struct ArchiveParserTests {
         #expect(contents.issues.isEmpty)
     }
 
+    @Test("A v1.1 user with a screen name and no id makes the tweet that user's, under the id another line gives the name")
+    func nameOnlyUsers() {
+        let text = """
+            {"id_str":"5","text":"mine","created_at":"Wed Oct 10 20:19:24 +0000 2018","user":{"screen_name":"Gus"}}
+            {"id_str":"6","text":"hers","created_at":"Wed Oct 10 20:20:24 +0000 2018","user":{"screen_name":"rita","name":"Rita"}}
+            {"id_str":"7","text":"his again","created_at":"Wed Oct 10 20:21:24 +0000 2018","user":{"id_str":"42","screen_name":"gus"}}
+            """
+        let contents = ArchiveParser.parse(Data(text.utf8), file: "names.jsonl")
+        #expect(contents.users.map(\.id).sorted() == ["42", "local:rita"])
+        #expect(contents.tweets.map(\.authorID) == ["42", "local:rita", "42"])
+        #expect(contents.user(username: "RITA")?.displayName == "Rita")
+        #expect(contents.owner(username: "someone") == nil, "every tweet has its author, so no one else's can be shown as someone's")
+        let assigned = contents.assigning(owner: User(id: "local:someone", username: "someone", displayName: "someone"))
+        #expect(assigned.tweets.allSatisfy { $0.authorID != "local:someone" })
+    }
+
+    @Test("Tweets that name several authors by id alone are given to no owner, and one such author is the owner")
+    func authorsByIDAlone() {
+        let tweet = { (id: String, author: String) in
+            #"{"id":"\#(id)","text":"t","created_at":"2021-10-06T22:38:10.000Z","author_id":"\#(author)"}"#
+        }
+        let zed = User(id: "local:zed", username: "zed", displayName: "zed")
+        let two = ArchiveParser.parse(Data([tweet("1", "77"), tweet("2", "88"), #"{"id":"3","text":"t","created_at":"2021-10-06T22:38:10.000Z"}"#]
+            .joined(separator: "\n").utf8), file: "two.jsonl")
+        #expect(two.unnamedAuthorIDs == ["77", "88"])
+        #expect(two.owner(username: "zed") == nil)
+        #expect(two.assigning(owner: zed).tweets.map(\.authorID) == ["local:zed", "88", "77"],
+                "only the tweet with no author id is the owner's")
+        let one = ArchiveParser.parse(Data([tweet("1", "77"), tweet("2", "77")].joined(separator: "\n").utf8), file: "one.jsonl")
+        #expect(one.owner(username: "zed")?.id == "77")
+        #expect(one.assigning(owner: zed).tweets.allSatisfy { $0.authorID == "local:zed" })
+    }
+
     @Test("JSON Lines of v2 tweets and v2 pages")
     func jsonLinesV2() {
         let text = """

@@ -68,7 +68,13 @@ struct ImportCommand: AsyncParsableCommand {
                 }
             } catch TweetServiceError.ownerRequired {
                 if showsProgress { writeToStandardError("\r\u{1B}[K") }
-                printError("\(path) does not say whose tweets these are: add --user NAME")
+                let authors = contents.unnamedAuthorIDs.count
+                if let user, authors > 1 {
+                    printError("\(path) names \(authors) authors by id alone, with no user objects: which tweets are @\(User.key(for: user))'s cannot be told; import one author's tweets at a time")
+                    throw ExitCode.dataError
+                } else {
+                    printError("\(path) does not say whose tweets these are: add --user NAME")
+                }
                 throw ExitCode.usage
             }
             if showsProgress { writeToStandardError("\r\u{1B}[K") }

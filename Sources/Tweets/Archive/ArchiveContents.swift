@@ -26,12 +26,24 @@ public struct ArchiveContents: Sendable, Hashable {
     /// already left out (by ``ArchiveParser``, which names where each was).
     init(users: [User], tweets: [Tweet], issues: [ArchiveIssue], repeatedTweets: Int) {
         var seenUsers = Set<String>()
-        self.users = users.filter { seenUsers.insert($0.id).inserted }
+        let users = users.filter { seenUsers.insert($0.id).inserted }
+        // A user known by name alone (`local:name`, a v1.1 `user` without an
+        // id) is the user of that name with an id, when the input has one.
+        var idOfName: [String: String] = [:]
+        for user in users where !user.id.hasPrefix(User.localIDPrefix) {
+            idOfName[user.usernameKey] = idOfName[user.usernameKey] ?? user.id
+        }
+        var realID: [String: String] = [:]
+        for user in users where user.id.hasPrefix(User.localIDPrefix) {
+            if let id = idOfName[user.usernameKey] { realID[user.id] = id }
+        }
+        self.users = users.filter { realID[$0.id] == nil }
         var firstOfID: [String: Tweet] = [:]
         var kept: [Tweet] = []
         var issues = issues
         var repeated = repeatedTweets
-        for tweet in tweets {
+        for var tweet in tweets {
+            if let id = realID[tweet.authorID] { tweet.authorID = id }
             guard let first = firstOfID[tweet.id] else {
                 firstOfID[tweet.id] = tweet
                 kept.append(tweet)
@@ -55,29 +67,43 @@ public struct ArchiveContents: Sendable, Hashable {
     }
 
     /// These contents with `owner` added to ``users`` and given every tweet whose
-    /// author is unknown (no author id, or an id no user of the archive has).
+    /// author is unknown: no author id, or an id no user of the archive has
+    /// when the tweets name one such id alone. When they name several (a v2
+    /// dump without `includes.users`), which of them is the owner's cannot be
+    /// told, so their tweets keep their ids and stay without a known author.
     public func assigning(owner: User) -> ArchiveContents {
         let known = Set(users.map(\.id)).subtracting([owner.id])
+        let unnamed = unnamedAuthorIDs.subtracting([owner.id])
         var copy = self
         if !copy.users.contains(where: { $0.id == owner.id }) { copy.users.append(owner) }
         copy.tweets = tweets.map { tweet in
             var tweet = tweet
-            if !known.contains(tweet.authorID) { tweet.authorID = owner.id }
+            if !known.contains(tweet.authorID), tweet.authorID.isEmpty || unnamed.count <= 1 {
+                tweet.authorID = owner.id
+            }
             return tweet
         }
         return copy
     }
 
+    /// The author ids of tweets that no user of the contents has.
+    public var unnamedAuthorIDs: Set<String> {
+        Set(tweets.map(\.authorID)).subtracting(users.map(\.id)).subtracting([""])
+    }
+
     /// The user to show for `username` when the archive may not name its owner:
     /// the archive's user of that name; else, when every tweet lacks a known
     /// author, a user made from the name, with the tweets' common author id
-    /// (or `local:<name>`) as id.
+    /// (or `local:<name>`) as id. `nil` when every tweet has a known author
+    /// (another user), or when the tweets name several authors by id alone
+    /// (which of them is this user cannot be told).
     public func owner(username: String) -> User? {
         if let user = user(username: username) { return user }
         let known = Set(users.map(\.id))
         let orphans = tweets.filter { !known.contains($0.authorID) }
         guard !orphans.isEmpty || tweets.isEmpty else { return nil }
         let ids = Set(orphans.map(\.authorID)).subtracting([""])
+        guard ids.count <= 1 else { return nil }
         var name = Substring(username.trimmingCharacters(in: .whitespacesAndNewlines))
         if name.hasPrefix("@") { name = name.dropFirst() }
         let id = ids.count == 1 ? ids.first! : User.localIDPrefix + User.key(for: username)

@@ -317,7 +317,7 @@ public enum ArchiveParser {
         } else {
             return .failure(EntryError(message: "tweet \(id): missing created_at"))
         }
-        let embedded = (object["user"] as? [String: Any]).flatMap(v1User)
+        let embedded = (object["user"] as? [String: Any]).flatMap { v1User($0) ?? namedUser($0) }
         let authorID = string(object["author_id"]) ?? embedded?.id ?? string(object["user_id_str"]) ?? ""
         let language = (object["lang"] as? String).flatMap { $0.isEmpty ? nil : $0 }
         return .success((Tweet(id: id, authorID: authorID, text: HTMLEntities.decode(text), createdAt: createdAt,
@@ -331,6 +331,16 @@ public enum ArchiveParser {
         return User(id: id, username: username, displayName: (object["name"] as? String) ?? username,
                     description: (object["description"] as? String).flatMap { $0.isEmpty ? nil : $0 },
                     avatarURL: avatar.flatMap(URL.init(string:)))
+    }
+
+    /// A v1.1 `user` object with a `screen_name` but no id: the user
+    /// `local:name`, so that the tweet is known to be that person's (and never
+    /// taken for the archive owner's). ``ArchiveContents`` gives such tweets the
+    /// user's real id when another entry names it.
+    static func namedUser(_ object: [String: Any]) -> User? {
+        guard let username = object["screen_name"] as? String, !User.key(for: username).isEmpty else { return nil }
+        return User(id: User.localIDPrefix + User.key(for: username), username: username,
+                    displayName: (object["name"] as? String) ?? username)
     }
 
     static func v2User(_ object: [String: Any]) -> User? {
