@@ -189,6 +189,28 @@ struct ClassifyRouteTests {
         }
     }
 
+    @Test("A text at the length limit is classified in NDJSON however it is escaped, and the limit counts code points")
+    func ndjsonLimitFitsEscapedText() async throws {
+        try await TestServer.with(configure: { $0.classifyLimits.maximumTextLength = 1000 }) { server in
+            // Every emoji written as a surrogate-pair escape, as Python's json.dumps writes it: 12 bytes a character.
+            let escaped = "I love it " + String(repeating: #"\uD83D\uDE00"#, count: 990)
+            let accents = "I hate this a" + String(repeating: #"\u0301"#, count: 2000)
+            let lines = [#"{"id": "emoji", "text": "\#(escaped)"}"#, #"{"id": "accents", "text": "\#(accents)"}"#]
+            let answer = try await server.request(.POST, "/v1/classify", body: Data(lines.joined(separator: "\n").utf8),
+                                                  contentType: "application/x-ndjson")
+            #expect(answer.status == 200)
+            let results = try answer.text.split(separator: "\n").map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+            #expect(results.map { $0["id"] as? String } == ["emoji", "accents"])
+            #expect(results[0]["error"] == nil, "1,000 code points are within the limit: \(results[0])")
+            #expect(results[0]["label"] as? String == "positive")
+            let error = try #require(results[1]["error"] as? [String: Any], "13 grapheme clusters but 2,013 code points")
+            #expect(error["code"] as? String == "text-too-long")
+            #expect((error["detail"] as? String)?.contains("2013 characters") == true, "\(error)")
+        }
+    }
+
     @Test("A large chunked NDJSON body is streamed back in order")
     func largeNDJSONIsStreamed() async throws {
         try await TestServer.with(configure: { $0.classifyLimits.streamBatchSize = 64 }) { server in

@@ -28,6 +28,19 @@ struct UserRouteTests {
         }
     }
 
+    @Test("A search query is read as a form writes it: + and %20 are spaces, %2B is a plus")
+    func searchQueryReadsPlusAsSpace() async throws {
+        try await TestServer.with(seed: importSunnydays) { server in
+            for query in ["Sunny+D", "Sunny%20D", "sunny+days+%28made"] {
+                let body = try await server.request(.GET, "/v1/users?query=\(query)").object()
+                #expect((body["users"] as? [[String: Any]])?.map { $0["username"] as? String } == ["sunnydays"], "\(query)")
+            }
+            let plus = try await server.request(.GET, "/v1/users?query=Sunny%2BD").object()
+            #expect(plus["query"] as? String == "Sunny+D")
+            #expect((plus["users"] as? [Any])?.isEmpty == true)
+        }
+    }
+
     @Test("A limit outside 1–50 is a 400")
     func searchLimitIsChecked() async throws {
         try await TestServer.with { server in

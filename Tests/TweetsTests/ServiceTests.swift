@@ -95,6 +95,25 @@ struct ServiceTests {
         }
     }
 
+    @Test("When the source finds the user but fails on their tweets and nothing is stored, the failure is thrown and no search is recorded")
+    func nothingStoredAfterUserFound() async throws {
+        try await withStore { store, _ async throws in
+            let source = FakeSource(users: [alice], tweets: sampleTweets(3, by: alice))
+            source.failTweets(with: .upstream(status: 503, problem: nil))
+            let service = makeService(store, source: source)
+            await #expect(throws: TweetServiceError.nothingStored(username: "alice", failure: .upstream(status: 503, problem: nil))) {
+                try await service.timeline(username: "alice")
+            }
+            #expect(try await service.searchHistory().isEmpty)
+            source.failTweets(with: nil)
+            let answered = try await service.timeline(username: "alice")
+            #expect(answered.tweets.count == 3)
+            source.failTweets(with: .upstream(status: 503, problem: nil))
+            let stale = try await service.timeline(username: "alice")
+            #expect(stale.isStale && stale.tweets.count == 3, "once tweets are stored, a failure answers from the store")
+        }
+    }
+
     @Test("An unknown user is an error even offline-first")
     func unknownUser() async throws {
         try await withStore { store, _ async throws in

@@ -49,8 +49,11 @@ struct ClassifyItem: Sendable {
 
     private static func check(_ text: String, field: String, limits: ClassifyLimits) -> Result<String, ItemError> {
         if BlankText.isBlank(text) { return .failure(.emptyText("\(field) is empty or blank")) }
-        if text.count > limits.maximumTextLength {
-            return .failure(.textTooLong("\(field) has \(text.count) characters; at most \(limits.maximumTextLength)"))
+        // Code points, not grapheme clusters: a cluster can hold any number of
+        // combining marks, and every one of them is tokenized.
+        let length = text.unicodeScalars.count
+        if length > limits.maximumTextLength {
+            return .failure(.textTooLong("\(field) has \(length) characters; at most \(limits.maximumTextLength)"))
         }
         return .success(text)
     }

@@ -9,7 +9,9 @@ public struct ClassifyLimits: Sendable, Hashable {
     public var maximumStreamItems: Int
     /// Bytes in one NDJSON request body: 64 MiB.
     public var maximumStreamBytes: Int
-    /// Characters in one text: 10,000 (a longer text is a per-item error, not a failed batch).
+    /// Characters (Unicode code points, as JSON Schema's `maxLength` counts
+    /// them) in one text: 10,000. A longer text is a per-item error, not a
+    /// failed batch.
     public var maximumTextLength: Int
     /// Texts classified per model call while streaming: 256.
     public var streamBatchSize: Int

@@ -111,7 +111,10 @@ struct ClassifyRoutes {
         var headers = HTTPFields()
         headers[.contentType] = Self.ndjson
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            var splitter = LineSplitter(maximumLineBytes: limits.maximumTextLength * 4 + 4096)
+            // Room for the longest text however it is written: a character
+            // outside the BMP escaped as a surrogate pair (`\uD83D\uDE00`) is
+            // 12 bytes, and the id and the rest of the object fit in 4 KiB.
+            var splitter = LineSplitter(maximumLineBytes: limits.maximumTextLength * 12 + 4096)
             var pending: [ClassifyItem] = []
             var count = 0
             var lineNumber = 0  // of the body's lines, blank ones included: what errors name

@@ -23,7 +23,7 @@ struct UserRoutes {
     /// users whose username or name starts with the query, then the searched
     /// usernames that start with it (all of them for an empty query), most recent first.
     func search(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        let query = request.uri.queryParameters.get("query") ?? ""
+        let query = request.formQueryParameter("query") ?? ""
         guard query.count <= TweetStore.maximumPrefixLength else {
             throw Problem.invalidParameter(
                 "query must be at most \(TweetStore.maximumPrefixLength) characters, not \(query.count)")

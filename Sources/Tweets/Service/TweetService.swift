@@ -123,7 +123,6 @@ public final class TweetService: Sendable {
                 } else {
                     found = try await RequestLogger.$current.withValue(logger) { try await source.user(username: key) }
                 }
-                user = found
                 let page = try await RequestLogger.$current.withValue(logger) {
                     try await source.tweets(of: found, maxResults: limit, cursor: state?.t)
                 }
@@ -133,6 +132,9 @@ public final class TweetService: Sendable {
                     return tweet
                 }
                 try await store.save(users: [found], tweets: tweets, at: now)
+                // The user is taken only once stored: when their tweets
+                // cannot be fetched, the store alone answers (or nothing does).
+                user = found
                 fetchedIDs = tweets.map(\.id)
                 sourceToken = page.nextCursor
                 sourceExhausted = page.nextCursor == nil

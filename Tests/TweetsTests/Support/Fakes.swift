@@ -75,6 +75,7 @@ final class FakeSource: TweetSource, @unchecked Sendable {
     private var _users: [User]
     private var _tweets: [Tweet]
     private var _failure: TweetSourceFailure?
+    private var _tweetsFailure: TweetSourceFailure?
     private var _calls = 0
 
     init(users: [User] = [], tweets: [Tweet] = []) {
@@ -85,6 +86,9 @@ final class FakeSource: TweetSource, @unchecked Sendable {
     var calls: Int { lock.withLock { _calls } }
 
     func fail(with failure: TweetSourceFailure?) { lock.withLock { _failure = failure } }
+
+    /// Fails the tweets calls alone: the user is found, their tweets are not.
+    func failTweets(with failure: TweetSourceFailure?) { lock.withLock { _tweetsFailure = failure } }
 
     func add(_ tweets: [Tweet]) { lock.withLock { _tweets += tweets } }
 
@@ -102,7 +106,7 @@ final class FakeSource: TweetSource, @unchecked Sendable {
     func tweets(of user: User, maxResults: Int, cursor: String?) async throws -> Page<Tweet> {
         try lock.withLock {
             _calls += 1
-            if let _failure { throw _failure }
+            if let failure = _failure ?? _tweetsFailure { throw failure }
             let tweets = _tweets.filter { $0.authorID == user.id }.sorted(by: Tweet.newestFirst)
             let start = cursor.flatMap { Int($0) } ?? 0
             let end = min(tweets.count, start + maxResults)
