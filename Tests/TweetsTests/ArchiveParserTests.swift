@@ -273,6 +273,26 @@ struct ArchiveParserTests {
         #expect(one.assigning(owner: zed).tweets.allSatisfy { $0.authorID == "local:zed" })
     }
 
+    @Test("Bytes that are not UTF-8 read as U+FFFD and their entry is kept, in JSON Lines and in an archive file")
+    func invalidUTF8IsRepaired() {
+        let line = Data(#"{"id":"1","text":"caf"#.utf8) + Data([0xE9]) + Data(#" was lovely","created_at":"2021-10-06T22:38:10.000Z"}"#.utf8)
+        let lines = ArchiveParser.parse(line + Data("\n".utf8) + line, file: "latin1.jsonl")
+        #expect(lines.issues.isEmpty, "\(lines.issues)")
+        #expect(lines.tweets.map(\.text) == ["caf\u{FFFD} was lovely"])
+        #expect(lines.repeatedTweets == 1)
+        let archive = ArchiveParser.parse(Data("window.YTD.tweets.part0 = [".utf8) + line + Data("]".utf8), file: "tweets.js")
+        #expect(archive.tweets.map(\.text) == ["caf\u{FFFD} was lovely"])
+    }
+
+    @Test("A tweet with nothing visible in its text is skipped as empty, as classify refuses it", arguments: ["", "   ", "\u{200B}\u{2060}"])
+    func blankTextIsAnIssue(text: String) throws {
+        let object: [String: Any] = ["id": "5", "text": text, "created_at": "2021-10-06T22:38:10.000Z"]
+        let data = try JSONSerialization.data(withJSONObject: object)
+        let contents = ArchiveParser.parse(data, file: "blank.json")
+        #expect(contents.tweets.isEmpty)
+        #expect(contents.issues.map(\.description) == ["blank.json, document: tweet 5: empty text"])
+    }
+
     @Test("JSON Lines of v2 tweets and v2 pages")
     func jsonLinesV2() {
         let text = """

@@ -63,6 +63,21 @@ struct StoreTests {
         }
     }
 
+    @Test("A NUL in a tweet's text or a user's name is stored as U+FFFD, and what follows it is kept")
+    func nulIsStoredAsReplacement() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let store = try TweetStore(path: directory.path("tweets.sqlite"), logger: testLogger)
+            let user = User(id: "7", username: "nul", displayName: "before\u{0}after", description: "a\u{0}b")
+            let tweet = Tweet(id: "1", authorID: "7", text: "keep \u{0} all of this", createdAt: referenceDate, language: "en")
+            try await store.save(users: [user], tweets: [tweet])
+            let rows = try await store.timeline(authorID: "7", modelID: "m", limit: 5)
+            #expect(rows.map(\.tweet.text) == ["keep \u{FFFD} all of this"])
+            let stored = try #require(try await store.user(id: "7"))
+            #expect(stored.displayName == "before\u{FFFD}after")
+            #expect(stored.description == "a\u{FFFD}b")
+        }
+    }
+
     @Test("A file from before long texts were read in segments loses the classifications of its long texts, and only those")
     func longTextClassificationsAreDroppedOnce() async throws {
         try await withTemporaryDirectory { directory async throws in

@@ -1,4 +1,5 @@
 import Foundation
+import Sentiment
 
 /// Reads tweets from an X account archive or a dump.
 ///
@@ -16,11 +17,13 @@ import Foundation
 ///   (`{"data": […], "includes": {"users": […]}, "meta": {…}}`) per line.
 /// - **A JSON array** of such objects, or **a single v2 page**.
 ///
-/// A malformed entry — invalid JSON, a missing id, text or date — is recorded
+/// A malformed entry — invalid JSON, a missing id, text or date, a text with
+/// nothing visible in it — is recorded
 /// in ``ArchiveContents/issues`` with its file and position and skipped; the
 /// other entries are kept. Text is unescaped (`&amp;` → `&`) as X escapes it;
 /// an escape of half a surrogate pair (`\uD83D` alone: an emoji cut in two)
-/// is read as U+FFFD, not as a malformed entry (`LoneSurrogateEscapes`).
+/// is read as U+FFFD, not as a malformed entry (`LoneSurrogateEscapes`), and
+/// so are bytes that are not UTF-8.
 public enum ArchiveParser {
     /// Reads a folder or a file.
     ///
@@ -168,9 +171,14 @@ public enum ArchiveParser {
             ArchiveContents(users: users, tweets: tweets, issues: issues, repeatedTweets: repeatedTweets)
         }
 
-        /// Reads one file's bytes, detecting its format.
+        /// Reads one file's bytes, detecting its format. Bytes that are not
+        /// UTF-8 (a Latin-1 "café") read as U+FFFD, as `classify` reads them,
+        /// instead of making their entries invalid JSON.
         mutating func addFile(_ data: Data) {
-            let bytes = [UInt8](data)
+            var bytes = [UInt8](data)
+            if String(validating: bytes, as: UTF8.self) == nil {
+                bytes = Array(String(decoding: bytes, as: UTF8.self).utf8)
+            }
             var start = 0
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
             while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x0A || bytes[start] == 0x0D || bytes[start] == 0x09 {
@@ -305,6 +313,9 @@ public enum ArchiveParser {
         let extendedText = (object["extended_tweet"] as? [String: Any])?["full_text"] as? String
         guard let text = noteText ?? extendedText ?? (object["full_text"] as? String) ?? (object["text"] as? String) else {
             return .failure(EntryError(message: "tweet \(id): missing text"))
+        }
+        guard !BlankText.isBlank(text) else {
+            return .failure(EntryError(message: "tweet \(id): empty text"))
         }
         let createdAt: Date
         if let value = object["created_at"] {

@@ -27,8 +27,8 @@ struct UserRecord: Codable, FetchableRecord, PersistableRecord {
         id = user.id
         username = user.username
         usernameKey = user.usernameKey
-        displayName = user.displayName
-        description = user.description
+        displayName = user.displayName.storable
+        description = user.description?.storable
         avatarURL = user.avatarURL?.absoluteString
         self.updatedAt = updatedAt
     }
@@ -59,7 +59,7 @@ struct TweetRecord: Codable, FetchableRecord, PersistableRecord {
     init(_ tweet: Tweet, storedAt: Date) {
         id = tweet.id
         authorID = tweet.authorID
-        text = tweet.text
+        text = tweet.text.storable
         createdAt = tweet.createdAt
         language = tweet.language
         self.storedAt = storedAt

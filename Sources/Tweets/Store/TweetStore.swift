@@ -142,7 +142,7 @@ public final class TweetStore: Sendable {
                             avatar_url = COALESCE(excluded.avatar_url, user.avatar_url),
                             updated_at = excluded.updated_at
                         """,
-                    arguments: [user.id, user.username, user.usernameKey, user.displayName, user.description,
+                    arguments: [user.id, user.username, user.usernameKey, user.displayName.storable, user.description?.storable,
                                 user.avatarURL?.absoluteString, date])
             }
             var saved = Saved()
