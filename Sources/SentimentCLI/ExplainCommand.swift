@@ -9,7 +9,9 @@ struct ExplainCommand: ParsableCommand {
         abstract: "Show how the model sees a text and which features pushed each class.",
         discussion: """
             TEXT `-` reads the text from standard input, all of it (one final line \
-            break dropped): for texts too long or awkward for an argument.
+            break dropped): for texts too long or awkward for an argument. A text \
+            may start with a dash ("-1 for this hotel", "-_-"); one that is also an \
+            option's name goes after `--` (sentiment explain -- "--help").
 
             Exit status: 0 success; 64 usage error (an empty text, --limit below 1); \
             65 a malformed model; 66 a missing model, or standard input closed or \
@@ -18,17 +20,38 @@ struct ExplainCommand: ParsableCommand {
             Examples:
               sentiment explain "the food was great but the service was awful :("
               sentiment explain - < review.txt
+              sentiment explain "-1 for this hotel, never again"
             """)
 
     @OptionGroup var modelOptions: ModelOptions
 
-    @Argument(help: "The text to explain; - reads it from standard input.")
-    var text: String
+    /// The text, gathered with whatever dash-led words ArgumentParser does not
+    /// know: a tweet that starts with "-1" or "-_-" is a text, not options
+    /// (read as short flags, "-1 for this hotel" asked for help through its `h`).
+    @Argument(parsing: .allUnrecognized,
+              help: ArgumentHelp("The text to explain, as one argument; - reads it from standard input.", valueName: "text"))
+    var words: [String] = []
+
+    /// The words given for the text, without the `--` that may come before it
+    /// (which this way of parsing keeps).
+    private var textWords: [String] {
+        guard let end = words.firstIndex(of: "--") else { return words }
+        var words = words
+        words.remove(at: end)
+        return words
+    }
+
+    /// The one text given.
+    var text: String { textWords.first ?? "" }
 
     @Option(help: "Features to list per class.")
     var limit: Int = 8
 
     func validate() throws {
+        guard textWords.count <= 1 else {
+            throw ValidationError("give the text as one argument, quoted: sentiment explain \"\(textWords.joined(separator: " "))\"")
+        }
+        if textWords.isEmpty { throw ValidationError("Missing expected argument '<text>'") }
         // `classify` answers a blank line with an error record; there is nothing to explain either.
         guard text == "-" || !BlankText.isBlank(text) else {
             throw ValidationError("nothing to explain: the text is empty or blank")

@@ -84,6 +84,28 @@ struct ExplainCommandTests {
         #expect(run.stderr.contains("nothing to explain") || run.stderr.contains("--limit"), "\(run.stderr)")
     }
 
+    @Test("A text that starts with a dash is explained, not read as options", arguments: [
+        ["-1 for this hotel"], ["-5 stars, worst service ever", "--limit", "3"], ["-_-"], ["--limit", "2", "-_- so tired"],
+        ["--", "--help"],
+    ])
+    func dashLedText(arguments: [String]) async throws {
+        let run = try await explain(arguments)
+        #expect(run.status == 0, "\(run.stderr)")
+        let text = arguments.first { $0 != "--" && $0 != "--limit" && $0 != "2" && $0 != "3" }!
+        #expect(run.output.hasPrefix("text      \(text)\n"), "\(run.output)")
+        #expect(!run.output.contains("USAGE"))
+    }
+
+    @Test("No text, two texts or a mistyped option beside the text is a usage error that says what to do", arguments: [
+        ([], "Missing expected argument"), (["good", "bad"], "as one argument"), (["--limt", "3", "ok"], "as one argument"),
+    ])
+    func textArgumentMistakes(arguments: [String], message: String) async throws {
+        let run = try await explain(arguments)
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.output.isEmpty)
+        #expect(run.stderr.contains(message), "\(run.stderr)")
+    }
+
     @Test("explain - reads the text from standard input and explains it as it would the same argument")
     func readsStandardInput() async throws {
         let text = "the food was great but the service was NOT good :("
