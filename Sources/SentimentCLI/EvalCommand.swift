@@ -53,6 +53,10 @@ struct EvalCommand: ParsableCommand {
 
     func run() throws {
         try StandardStreams.requireOutput()
+        if let report, isSameFile(report, paths.last!) {
+            printError("--report \(report) is the data file eval reads: give the report another name")
+            throw ExitCode.usage
+        }
         if let report, let reason = outputFileProblem(report) {
             printError("cannot write \(report): \(reason)")
             throw ExitCode.cannotCreate

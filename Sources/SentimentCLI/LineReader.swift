@@ -144,7 +144,10 @@ final class LineReader {
             if n == 0 {
                 // End of this input: its last line ends here.
                 if skipping || input.count > lineStart {
-                    emit(from: lineStart, to: input.count, into: batch)
+                    // A file that holds a byte order mark alone holds no line, as an empty one.
+                    let bareMark = atFirstLine && !skipping && input.count - lineStart == 3
+                        && Self.startsWithByteOrderMark(input.base + lineStart)
+                    if !bareMark { emit(from: lineStart, to: input.count, into: batch) }
                     lineStart = input.count
                     scanFrom = lineStart
                 }

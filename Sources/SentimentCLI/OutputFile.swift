@@ -38,3 +38,12 @@ func outputFileProblem(_ path: String) -> String? {
     close(existing)
     return nil
 }
+
+/// Whether `a` and `b` name the same existing file (the same device and
+/// inode: a link or another spelling of the path counts).
+func isSameFile(_ a: String, _ b: String) -> Bool {
+    var first = stat()
+    var second = stat()
+    guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+    return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+}

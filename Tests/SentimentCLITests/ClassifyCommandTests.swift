@@ -259,6 +259,24 @@ struct ClassifyCommandTests {
         #expect(try marked.records().first?["id"] as? String == "1")
     }
 
+    @Test("An input holding a byte order mark alone is empty, and one with a line break after it holds one empty line")
+    func byteOrderMarkAlone() async throws {
+        let bare = try await classify([], input: "\u{FEFF}")
+        #expect(bare.status == 0, "\(bare.stderr)")
+        #expect(bare.stdout.isEmpty)
+        let folder = try TemporaryFolder("sentiment-bom-tests")
+        let markOnly = folder.appendingPathComponent("mark.txt")
+        try Data([0xEF, 0xBB, 0xBF]).write(to: markOnly)
+        let two = try await classify([markOnly.path, "-"], input: "so happy today :)\n")
+        #expect(two.status == 0, "\(two.stderr)")
+        let records = try two.records()
+        #expect(records.count == 1, "the mark does not stick to the next input's first line: \(records)")
+        #expect(records.first?["label"] as? String == "positive")
+        let broken = try await classify([], input: "\u{FEFF}\n")
+        #expect(broken.status == 65)
+        #expect(try broken.records().map { $0["error"] as? String } == ["empty line"])
+    }
+
     @Test("Records read before an input fails are written, then the run exits 66 naming it")
     func inputFailsPartWay() async throws {
         // /proc/self/mem passes the up-front check but cannot be read (EIO).

@@ -178,6 +178,18 @@ struct EvalCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("missing").path))
     }
 
+    @Test("A report named as the data file is refused, and the data file is left as it was")
+    func reportOverTheDataIsRefused() async throws {
+        let copy = folder.appendingPathComponent("data.tsv")
+        try FileManager.default.copyItem(atPath: labelled, toPath: copy.path)
+        let before = try Data(contentsOf: copy)
+        let run = try await eval(["Models/default", copy.path, "--report", folder.url.path + "/./data.tsv"])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("is the data file eval reads"), "\(run.stderr)")
+        #expect(run.output.isEmpty)
+        #expect(try Data(contentsOf: copy) == before)
+    }
+
     @Test("A class with no gold tweets or no predictions shows n/a where its metrics are undefined, says how the macro averages count it, and is null in JSON")
     func undefinedMetricsAreNotShownAsZero() async throws {
         let positives = folder.appendingPathComponent("positives.tsv")
