@@ -105,9 +105,6 @@ struct ClassifyCommand: ParsableCommand {
             throw ExitCode.noInput
         }
         let model = try modelOptions.loadModel()
-        // A reader that goes away (`| head`) makes write(2) fail with EPIPE,
-        // which ends the run quietly, instead of killing the process mid-batch.
-        signal(SIGPIPE, SIG_IGN)
 
         let pipeline = ClassifyPipeline(model: model, configuration: .init(
             threads: threads ?? min(AvailableCores.count, Self.maxThreads),

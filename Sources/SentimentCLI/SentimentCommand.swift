@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `sentiment` command line: classify, train, evaluate and explain, and
 /// keep the mood of users' timelines.
@@ -36,6 +37,10 @@ struct SentimentCommand: AsyncParsableCommand {
     /// Runs the command line, refusing `help` with a topic that names no
     /// subcommand (exit 64) instead of showing the root help.
     static func main() async {
+        // A reader that goes away (`| head`) makes write(2) fail with EPIPE,
+        // which ends a command quietly (`StandardStreams.write`, the classify
+        // pipeline), instead of SIGPIPE killing the process (status 141).
+        signal(SIGPIPE, SIG_IGN)
         if let word = HelpTopic.unknownWord(in: Array(CommandLine.arguments.dropFirst()), root: Self.self) {
             exit(withError: ValidationError("no command named '\(word)'; 'sentiment --help' lists them"))
         }

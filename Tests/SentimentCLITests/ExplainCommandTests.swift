@@ -106,6 +106,27 @@ struct ExplainCommandTests {
         #expect(run.stderr.contains(message), "\(run.stderr)")
     }
 
+    @Test("A reader that goes away ends explain quietly with status 0, not by a signal")
+    func readerGoesAway() async throws {
+        let folder = try TemporaryFolder("explain-epipe")
+        let input = folder.appendingPathComponent("long.txt")
+        try Data(String(repeating: "what a lovely long day ", count: 10_000).utf8).write(to: input)
+        let process = try SentimentExecutable.process(["explain", "-"])
+        process.standardInput = try FileHandle(forReadingFrom: input)
+        let output = Pipe()
+        process.standardOutput = output
+        let errors = folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        try output.fileHandleForReading.close()  // gone before the first write: the 230 KB text line gets EPIPE
+        await SentimentExecutable.exit(of: process)
+        let stderr = try String(contentsOf: errors, encoding: .utf8)
+        #expect(process.terminationReason == .exit, "killed by signal \(process.terminationStatus)")
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(!stderr.contains("cannot write"), "\(stderr)")
+    }
+
     @Test("explain - reads the text from standard input and explains it as it would the same argument")
     func readsStandardInput() async throws {
         let text = "the food was great but the service was NOT good :("
