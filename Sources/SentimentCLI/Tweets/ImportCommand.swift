@@ -16,7 +16,8 @@ struct ImportCommand: AsyncParsableCommand {
             entries are reported with their position on standard error and skipped.
 
             Exit status: 0 success; 65 some entries were skipped (the rest is \
-            imported); 64 usage error (e.g. --user needed); 66 a PATH or the model \
+            imported), or the tweets name several authors by id alone, so none \
+            can be the --user's; 64 usage error (e.g. --user needed); 66 a PATH or the model \
             is missing; 73 the database cannot be opened.
 
             Examples:
@@ -72,9 +73,8 @@ struct ImportCommand: AsyncParsableCommand {
                 if let user, authors > 1 {
                     printError("\(path) names \(authors) authors by id alone, with no user objects: which tweets are @\(User.key(for: user))'s cannot be told; import one author's tweets at a time")
                     throw ExitCode.dataError
-                } else {
-                    printError("\(path) does not say whose tweets these are: add --user NAME")
                 }
+                printError("\(path) does not say whose tweets these are: add --user NAME")
                 throw ExitCode.usage
             }
             if showsProgress { writeToStandardError("\r\u{1B}[K") }
