@@ -102,7 +102,7 @@ public struct ArchiveContents: Sendable, Hashable {
         let known = Set(users.map(\.id))
         let orphans = tweets.filter { !known.contains($0.authorID) }
         guard !orphans.isEmpty || tweets.isEmpty else { return nil }
-        let ids = Set(orphans.map(\.authorID)).subtracting([""])
+        let ids = unnamedAuthorIDs
         guard ids.count <= 1 else { return nil }
         var name = Substring(username.trimmingCharacters(in: .whitespacesAndNewlines))
         if name.hasPrefix("@") { name = name.dropFirst() }
