@@ -14,7 +14,7 @@ RELEASE       = $(SWIFT) build -c release --static-swift-stdlib
 APT_PACKAGES  = libicu-dev libblas-dev libopenblas0-pthread libsqlite3-dev
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build install demo test model eval bench bench-peers fuzz fuzz-seeds stress clean
+.PHONY: all deps build install install-files install-check demo test model eval bench bench-peers fuzz fuzz-seeds stress clean
 
 all: build
 
@@ -36,13 +36,28 @@ build: deps
 PREFIX       ?= /usr/local
 MODEL_DIR     = $(DESTDIR)$(PREFIX)/share/swift-sentiment/Models/default
 
-install: build
+install: build install-files
+
+## The install step alone, from BIN_DIR (default the release build): `make test` runs it
+## from the debug build into a scratch DESTDIR (install-check).
+BIN_DIR      ?= $(RELEASE_BIN)
+
+install-files:
 	install -d $(DESTDIR)$(PREFIX)/bin $(MODEL_DIR)
-	install -m 755 $(RELEASE_BIN)/sentiment $(DESTDIR)$(PREFIX)/bin/sentiment
-	for bundle in $(RELEASE_BIN)/*.resources; do \
+	install -m 755 $(BIN_DIR)/sentiment $(DESTDIR)$(PREFIX)/bin/sentiment
+	for bundle in $(BIN_DIR)/*.resources; do \
 	  rm -rf "$(DESTDIR)$(PREFIX)/bin/$$(basename $$bundle)" && cp -R "$$bundle" $(DESTDIR)$(PREFIX)/bin/; \
 	done
-	install -m 644 Models/default/manifest.json Models/default/weights.bin $(MODEL_DIR)/
+	install -m 644 Models/default/* $(MODEL_DIR)/
+
+## Installs the debug build into a scratch folder and classifies a line there, away from the
+## source tree, so the installed files alone must hold a model that loads.
+install-check:
+	@stage=$$(mktemp -d) && \
+	  $(MAKE) --no-print-directory install-files BIN_DIR="$$($(SWIFT) build --show-bin-path)" DESTDIR=$$stage PREFIX=/usr/local >/dev/null && \
+	  out=$$(cd / && echo 'what a lovely day' | $$stage/usr/local/bin/sentiment classify 2>&1) && \
+	  echo "$$out" | grep -q '"label":"positive"' && echo "install-check: the installed sentiment loads its model" && rm -rf $$stage || \
+	  { echo "install-check: the installed sentiment failed: $$out" >&2; rm -rf $$stage; exit 1; }
 
 ## The main job on the shipped model: classify the sample dump, then a user's timeline from the sample archive.
 demo: build
@@ -61,6 +76,7 @@ test: deps
 	$(SWIFT) test --skip-build
 	$(MAKE) fuzz-seeds
 	$(MAKE) stress
+	$(MAKE) install-check
 	SENTIMENT_BIN="$$($(SWIFT) build --show-bin-path)/sentiment" scripts/browser-tests.sh
 
 ## The C tokenizer under libFuzzer with AddressSanitizer and UndefinedBehaviorSanitizer
