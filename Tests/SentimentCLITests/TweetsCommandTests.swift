@@ -31,13 +31,23 @@ final class TweetsCommandTests {
     }
 
     /// Runs with no X token and no database from the environment, so only the flags count.
-    private func sentiment(_ arguments: [String], environment: [String: String?] = [:]) async throws -> Run {
+    private func sentiment(_ arguments: [String], input: Data? = nil, environment: [String: String?] = [:]) async throws -> Run {
         var environment = environment
         if environment["X_BEARER_TOKEN"] == nil { environment["X_BEARER_TOKEN"] = .some(nil) }
         environment["SENTIMENT_DB"] = .some(nil)
         environment["X_API_URL"] = .some(nil)
         environment["HOME"] = FileManager.default.temporaryDirectory.path
-        return try await SentimentExecutable.run(arguments, environment: environment)
+        return try await SentimentExecutable.run(arguments, input: input, environment: environment)
+    }
+
+    /// Runs `cat file | sentiment arguments…` in a shell, so standard input is a pipe.
+    private func sentiment(_ arguments: [String], pipedFrom file: String) async throws -> Run {
+        let executable = try #require(SentimentExecutable.url)
+        return try await SentimentExecutable.run(
+            executable: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"file="$1"; shift; cat "$file" | "$@""#, "sh", file, executable.path] + arguments,
+            environment: ["X_BEARER_TOKEN": nil, "SENTIMENT_DB": nil, "X_API_URL": nil,
+                          "HOME": FileManager.default.temporaryDirectory.path])
     }
 
     private let archive = SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/sunnydays").path
@@ -145,6 +155,57 @@ final class TweetsCommandTests {
             let listed = run.stderr.split(separator: "\n").filter { $0.hasPrefix("sentiment: skipped ") }
             #expect(listed.count == 20, "\(arguments[0]): \(run.stderr)")
             #expect(run.stderr.contains("sentiment: … and 5 more skipped"), "\(arguments[0]): \(run.stderr)")
+        }
+    }
+
+    @Test("Import reads a dump from standard input as '-', from a file or a pipe, and from a pipe's path, as it reads the file")
+    func importFromStandardInput() async throws {
+        let dump = SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/rainyday_ops.jsonl").path
+        let runs = [
+            ("'-' from a file", try await sentiment(["import", "-", "--db", try freshDatabase()],
+                                                   input: try Data(contentsOf: URL(fileURLWithPath: dump)))),
+            ("'-' from a pipe", try await sentiment(["import", "-", "--db", try freshDatabase()], pipedFrom: dump)),
+            ("/dev/stdin as a pipe", try await sentiment(["import", "/dev/stdin", "--db", try freshDatabase()], pipedFrom: dump)),
+        ]
+        for (how, run) in runs {
+            #expect(run.status == 0, "\(how): \(run.stderr)")
+            #expect(run.stderr.contains("5 tweets read, 5 new, 5 classified, 0 skipped (@rainyday_ops)"), "\(how): \(run.stderr)")
+        }
+        #expect(runs[0].1.stderr.contains("standard input: 5 tweets read"), "\(runs[0].1.stderr)")
+
+        let db = try freshDatabase()
+        let broken = try await sentiment(["import", "-", "--user", "walker", "--db", db], input: Data("{\"id\":\"2\",\"text\":\n".utf8))
+        #expect(broken.status == 65, "\(broken.stderr)")
+        #expect(broken.stderr.contains("skipped standard input, line 1"), "\(broken.stderr)")
+        let twice = try await sentiment(["import", "-", "-", "--db", db], input: Data())
+        #expect(twice.status == 64, "\(twice.stderr)")
+        #expect(twice.stderr.contains("standard input ('-') can be read once"), "\(twice.stderr)")
+    }
+
+    @Test("A timeline reads an archive piped to standard input with --archive -")
+    func timelineFromStandardInput() async throws {
+        let dump = SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/rainyday_ops.jsonl").path
+        let run = try await sentiment(["tweets", "rainyday_ops", "--archive", "-", "--format", "jsonl", "--db", try freshDatabase()],
+                                      pipedFrom: dump)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try run.records().count == 5, "\(run.output)")
+    }
+
+    @Test("A folder without tweet files is a data error (65) and a missing one no input (66), for import and tweets --archive alike")
+    func archiveFolderErrorsAreAlike() async throws {
+        let db = try freshDatabase()
+        let empty = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("empty-archive")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let missing = empty.appendingPathComponent("missing").path
+        for arguments in [["import", empty.path], ["tweets", "walker", "--archive", empty.path]] {
+            let run = try await sentiment(arguments + ["--db", db])
+            #expect(run.status == 65, "\(arguments[0]): \(run.stderr)")
+            #expect(run.stderr.contains("no tweets.js, tweet.js or tweets-partN.js in"), "\(arguments[0]): \(run.stderr)")
+        }
+        for arguments in [["import", missing], ["tweets", "walker", "--archive", missing]] {
+            let run = try await sentiment(arguments + ["--db", db])
+            #expect(run.status == 66, "\(arguments[0]): \(run.stderr)")
+            #expect(run.stderr.contains("no such file or directory"), "\(arguments[0]): \(run.stderr)")
         }
     }
 

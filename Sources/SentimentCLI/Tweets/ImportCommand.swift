@@ -11,23 +11,26 @@ struct ImportCommand: AsyncParsableCommand {
         discussion: """
             A PATH is an unpacked X account archive folder (the user comes from \
             data/account.js), a single tweets.js / tweet.js file, a JSON Lines file \
-            of X API v1.1 or v2 tweets or v2 pages, or a JSON array or v2 page. \
+            of X API v1.1 or v2 tweets or v2 pages, or a JSON array or v2 page; \
+            '-' reads a file of those kinds from standard input. \
             Files that do not say whose tweets they are need --user. Malformed \
             entries are reported with their position on standard error and skipped.
 
             Exit status: 0 success; 65 some entries were skipped (the rest is \
             imported), or the tweets name several authors by id alone, so none \
-            can be the --user's; 64 usage error (e.g. --user needed); 66 a PATH or the model \
-            is missing; 73 the database cannot be opened.
+            can be the --user's, or a folder holds no tweet files; 64 usage error \
+            (e.g. --user needed); 66 a PATH or the model is missing, or a PATH \
+            cannot be read; 73 the database cannot be opened.
 
             Examples:
               sentiment import Examples/archive/sunnydays
               sentiment import tweets.js --user jack
               sentiment import Examples/archive/rainyday_ops.jsonl
+              gunzip -c dump.jsonl.gz | sentiment import - --user jack
             """
     )
 
-    @Argument(help: ArgumentHelp("Archive folders or files.", valueName: "path"), completion: .file())
+    @Argument(help: ArgumentHelp("Archive folders or files ('-': standard input).", valueName: "path"), completion: .file())
     var paths: [String]
 
     @Option(help: ArgumentHelp("The user the tweets belong to, when the input does not say.", valueName: "name"))
@@ -38,12 +41,13 @@ struct ImportCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one archive folder or file") }
+        guard paths.count(where: { $0 == "-" }) <= 1 else { throw ValidationError("standard input ('-') can be read once") }
         if let user, !User.isValidUsername(user) { throw ValidationError("not a username: \(user)") }
     }
 
     func run() async throws {
         let logger = makeTweetsLogger()
-        for path in paths where !FileManager.default.fileExists(atPath: path) {
+        for path in paths where path != "-" && !FileManager.default.fileExists(atPath: path) {
             printError("no such file or directory: \(path)")
             throw ExitCode.noInput
         }
@@ -53,14 +57,9 @@ struct ImportCommand: AsyncParsableCommand {
         let showsProgress = isatty(STDERR_FILENO) == 1
         var skipped = 0
 
-        for path in paths {
-            let contents: ArchiveContents
-            do {
-                contents = try ArchiveParser.load(from: URL(fileURLWithPath: path))
-            } catch let error as ArchiveError {
-                printError(error.description)
-                throw ExitCode.noInput
-            }
+        for argument in paths {
+            let path = ArchiveInput.name(of: argument)
+            let contents = try ArchiveInput.load(argument)
             let summary: TweetService.ImportSummary
             do {
                 summary = try await service.importArchive(contents, owner: user) { progress in

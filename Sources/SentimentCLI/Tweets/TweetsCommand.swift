@@ -27,7 +27,8 @@ struct TweetsCommand: AsyncParsableCommand {
             Exit status: 0 success (stale included); 64 usage error; 65 an \
             --archive with no tweets files or with skipped entries (the rest is \
             shown), or a malformed model; 66 offline \
-            and nothing stored, or a missing archive or model; 67 unknown user; \
+            and nothing stored, or a missing or unreadable archive, or a missing \
+            model; 67 unknown user; \
             69 the source failed and nothing is stored; 73 the database cannot be opened; \
             74 standard output is closed or cannot be written (a full disk).
 
@@ -41,7 +42,7 @@ struct TweetsCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The username, with or without @.", valueName: "username"))
     var username: String
 
-    @Option(help: ArgumentHelp("Read tweets from an archive folder or file instead of the X API.", valueName: "path"),
+    @Option(help: ArgumentHelp("Read tweets from an archive folder or file ('-': standard input) instead of the X API.", valueName: "path"),
             completion: .file())
     var archive: String?
 
@@ -86,14 +87,7 @@ struct TweetsCommand: AsyncParsableCommand {
         if offline {
             try await show(TweetService(store: store, source: nil, classifier: model, logger: logger))
         } else if let archive {
-            let source: ArchiveSource
-            do {
-                source = try ArchiveSource(contentsOf: URL(fileURLWithPath: archive), owner: username)
-            } catch let error as ArchiveError {
-                printError(error.description)
-                if case .notFound = error { throw ExitCode.noInput }
-                throw ExitCode.dataError
-            }
+            let source = ArchiveSource(contents: try ArchiveInput.load(archive), owner: username)
             printSkipped(source.contents.issues)
             try await show(TweetService(store: store, source: source, classifier: model, logger: logger))
             // As `import`: the rest is shown, but the archive was not all usable.

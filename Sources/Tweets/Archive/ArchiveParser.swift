@@ -144,9 +144,14 @@ public enum ArchiveParser {
         return nil
     }
 
+    /// A file's bytes. A pipe or other stream (`<(…)`, `/dev/stdin`), which
+    /// `Data(contentsOf:)` refuses as if permission were denied, is read to its end.
     private static func read(_ url: URL) throws -> Data {
         do {
-            return try Data(contentsOf: url)
+            let isRegular = (try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.type])
+                as? FileAttributeType == .typeRegular
+            if isRegular { return try Data(contentsOf: url) }
+            return try FileHandle(forReadingFrom: url).readToEnd() ?? Data()
         } catch {
             throw ArchiveError.unreadable(url.path, reason: (error as NSError).localizedDescription)
         }

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import Tweets
+
+/// The archive or dump a `import` PATH or `tweets --archive` names, `-`
+/// being standard input, read the same way for both commands.
+enum ArchiveInput {
+    /// How messages name the input `-`.
+    static let standardInputName = "standard input"
+
+    /// How messages name `argument`.
+    static func name(of argument: String) -> String {
+        argument == "-" ? standardInputName : argument
+    }
+
+    /// Reads `argument`. A failure is said on standard error and thrown as
+    /// its exit status: 66 a path that is missing or cannot be read (standard
+    /// input closed included), 65 a folder without tweet files.
+    static func load(_ argument: String) throws -> ArchiveContents {
+        do {
+            if argument == "-" { return ArchiveParser.parse(try readStandardInput(), file: standardInputName) }
+            return try ArchiveParser.load(from: URL(fileURLWithPath: argument))
+        } catch let error as ArchiveError {
+            printError(error.description)
+            if case .noTweetFiles = error { throw ExitCode.dataError }
+            throw ExitCode.noInput
+        }
+    }
+
+    private static func readStandardInput() throws -> Data {
+        if StandardStreams.inputWasClosed { throw ArchiveError.unreadable(standardInputName, reason: "closed") }
+        do {
+            return try FileHandle.standardInput.readToEnd() ?? Data()
+        } catch {
+            throw ArchiveError.unreadable(standardInputName, reason: (error as NSError).localizedDescription)
+        }
+    }
+}
