@@ -32,6 +32,32 @@ struct MethodTests {
         }
     }
 
+    @Test("HEAD on a timeline asks the store alone and records no search: the X API is not called and the history stays empty")
+    func headOnTimelineHasNoSideEffects() async throws {
+        let upstream = try await FakeXServer.start { request, _ in
+            request.path.hasPrefix("/2/users/by/username/")
+                ? .respond(status: 200, body: XBodies.user())
+                : .respond(status: 200, body: XBodies.tweets(1...3, next: nil))
+        }
+        defer { Task { try await upstream.stop() } }
+        try await TestServer.with(upstream: upstream.baseURL, seed: importSunnydays) { server in
+            let stored = try await server.request(.HEAD, "/v1/users/sunnydays/tweets")
+            #expect(stored.status == 200)
+            #expect(stored.body.isEmpty)
+            let unknown = try await server.request(.HEAD, "/v1/users/alice/tweets")
+            #expect(unknown.status == 404, "nothing is stored for alice, and HEAD does not fetch")
+            #expect(upstream.requests.isEmpty, "\(upstream.requests.map(\.path))")
+            let history = try await server.request(.GET, "/v1/history").object()
+            #expect((history["history"] as? [Any])?.isEmpty == true, "\(history)")
+
+            // A GET is a search: it calls the X API and is recorded.
+            #expect(try await server.request(.GET, "/v1/users/alice/tweets").status == 200)
+            #expect(!upstream.requests.isEmpty)
+            let after = try await server.request(.GET, "/v1/history").object()
+            #expect((after["history"] as? [[String: Any]])?.compactMap { $0["username"] as? String } == ["alice"], "\(after)")
+        }
+    }
+
     // MARK: - 405
 
     @Test("Another method on a known path is a 405 that lists the allowed ones", arguments: [

@@ -4,7 +4,8 @@ import Logging
 import Tweets
 
 /// `GET /v1/users?query=` (search as you type) and
-/// `GET /v1/users/{username}/tweets?cursor=&limit=&offline=1` (a page of a timeline).
+/// `GET /v1/users/{username}/tweets?cursor=&limit=&offline=1` (a page of a timeline;
+/// a `HEAD` of it answers from the store, as `offline=1`, and records no search).
 struct UserRoutes {
     let services: ServerServices
     let options: TweetService.Options
@@ -45,12 +46,14 @@ struct UserRoutes {
         let cursor = request.uri.queryParameters.get("cursor").flatMap { $0.isEmpty ? nil : $0 }
         let limit = try Self.limit(request, default: options.pageSize, maximum: 100)
         let offlineParameter = try Self.offline(request)
+        // HEAD is safe: it asks the store alone and is not a search for the history.
+        let isHead = request.method == .head
         let counting = CountingClassifier(services.classifier)
-        let service = TweetService(store: services.store, source: offline || offlineParameter ? nil : services.source,
+        let service = TweetService(store: services.store, source: offline || offlineParameter || isHead ? nil : services.source,
                                    classifier: counting, options: options, logger: context.logger)
         let timeline: Timeline
         do {
-            timeline = try await service.timeline(username: username, cursor: cursor, limit: limit)
+            timeline = try await service.timeline(username: username, cursor: cursor, limit: limit, recordsSearch: !isHead)
         } catch let error as TweetServiceError {
             throw Self.problem(for: error)
         }

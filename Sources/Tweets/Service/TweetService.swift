@@ -85,12 +85,13 @@ public final class TweetService: Sendable {
     /// One page of a user's tweets, newest first, each with its mood.
     ///
     /// A first page (no cursor) that is answered records the username in the
-    /// search history (unknown users are not recorded).
+    /// search history (unknown users are not recorded), unless `recordsSearch` is false.
     ///
     /// - Parameters:
     ///   - username: with or without `@`, any case.
     ///   - cursor: `nil` for the newest tweets, else a previous page's ``Timeline/nextCursor``.
     ///   - limit: the page size; default ``Options/pageSize``, at most 100.
+    ///   - recordsSearch: false for a look that is not a search (an HTTP `HEAD`).
     /// - Returns: the page; ``Timeline/isStale`` when the source failed and the
     ///   store answered. Its ``Timeline/nextCursor`` is `nil` when the page ends
     ///   at the user's last tweet (no empty page follows).
@@ -101,7 +102,8 @@ public final class TweetService: Sendable {
     ///   ``TweetServiceError/invalidCursor`` for a cursor that is not this
     ///   server's, or was made for another user's timeline;
     ///   a database error.
-    public func timeline(username: String, cursor: String? = nil, limit: Int? = nil) async throws -> Timeline {
+    public func timeline(username: String, cursor: String? = nil, limit: Int? = nil,
+                         recordsSearch: Bool = true) async throws -> Timeline {
         guard User.isValidUsername(username) else { throw TweetServiceError.invalidUsername(username) }
         let key = User.key(for: username)
         let limit = min(100, max(1, limit ?? options.pageSize))
@@ -170,7 +172,7 @@ public final class TweetService: Sendable {
                             modelID: classifier.modelID, thresholds: options.thresholds)
         }
 
-        if state == nil {
+        if state == nil && recordsSearch {
             try await store.recordSearch(username: username, at: now, limit: options.historyLimit)
         }
 
