@@ -21,6 +21,25 @@ struct ConnectionTests {
         }
     }
 
+    @Test("A request whose chunked framing is malformed is a 400 malformed-request, not a server failure", arguments: [
+        "5\r\n{\"tex\r\nZZ\r\nts\":[\"a\"]}\r\n0\r\n\r\n",  // a chunk size that is not hexadecimal
+        "5\r\n{\"texts\":[\"a\"]}\r\n0\r\n\r\n",  // a chunk longer than its size
+    ])
+    func malformedChunksAreBadRequests(chunks: String) async throws {
+        try await TestServer.with { server in
+            let connection = try RawConnection(server)
+            try connection.send("POST /v1/classify HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunks)
+            let raw = try #require(try await connection.receiveUntilClosed(timeout: .seconds(10)))
+            let response = try #require(RawResponse(raw))
+            #expect(response.status == 400)
+            let problem = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+            #expect(problem["code"] as? String == "malformed-request", "\(problem)")
+            let metrics = try await server.request(.GET, "/metrics").text
+            #expect(!metrics.contains(#"status="500""#), "\(metrics)")
+        }
+    }
+
     @Test("A graceful shutdown waits for a stalled request at most the shutdown timeout")
     func shutdownWaitIsBounded() async throws {
         let clock = ContinuousClock()

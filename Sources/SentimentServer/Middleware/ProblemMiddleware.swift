@@ -1,10 +1,13 @@
 import Hummingbird
 import Logging
+import NIOHTTP1
 
 /// Turns every error into an `application/problem+json` response.
 ///
 /// ``Problem``s are answered as they are; Hummingbird's `HTTPError`s (a route
-/// not found, a body over the limit) keep their status; anything else is a
+/// not found, a body over the limit) keep their status; a request whose body
+/// breaks HTTP's framing or ends early (NIO's `HTTPParserError`) is a 400
+/// `malformed-request`, the client's fault; anything else is a
 /// 500 whose detail goes to the log, not the client. 5xx answers are logged
 /// (``logLevel(for:)``).
 struct ProblemMiddleware: RouterMiddleware {
@@ -46,6 +49,11 @@ struct ProblemMiddleware: RouterMiddleware {
                 return Problem(status: error.status, code: "http-\(error.status.code)", title: error.status.reasonPhrase,
                                detail: error.body)
             }
+        case let error as HTTPParserError:
+            let detail = error == .invalidEOFState
+                ? "the connection closed before the request's body ended"
+                : "the request's HTTP framing is malformed (\(error))"
+            return Problem(status: .badRequest, code: "malformed-request", title: "Malformed request", detail: detail)
         default:
             return .internalError
         }

@@ -8,7 +8,8 @@ import Logging
 /// `_` or `.`; otherwise Hummingbird's own (`hb.request.id`), or a new UUID. It goes into the logger's metadata
 /// (`request_id`), the context (``ServerRequestContext/requestID``) and the
 /// `X-Request-ID` response header. The access line — method, path, route,
-/// status, duration — is logged at `info` (`debug` for `/healthz` and `/metrics`).
+/// status, duration until the body is written — is logged at `info` (`debug`
+/// for `/healthz` and `/metrics`).
 struct RequestIDMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
 
@@ -23,16 +24,39 @@ struct RequestIDMiddleware: RouterMiddleware {
         let start = ContinuousClock.now
         var response = try await next(request, context)
         response.headers[Self.header] = id
-        let elapsed = ContinuousClock.now - start
+        let logger = context.logger
         let quiet = request.uri.path == "/healthz" || request.uri.path == "/metrics"
-        context.logger.log(level: quiet ? .debug : .info, "request", metadata: [
+        let fields: Logger.Metadata = [
             "method": .string(request.method.rawValue),
             "path": .string(request.uri.path),
             "route": .string(context.endpointPath ?? "-"),
             "status": .stringConvertible(response.status.code),
-            "duration_ms": .string(String(format: "%.1f", Double(elapsed.components.attoseconds) / 1e15
-                + Double(elapsed.components.seconds) * 1000)),
-        ])
+        ]
+        let log: @Sendable ((any Error)?) -> Void = { failure in
+            let elapsed = ContinuousClock.now - start
+            var metadata = fields
+            metadata["duration_ms"] = .string(String(format: "%.1f", Double(elapsed.components.attoseconds) / 1e15
+                + Double(elapsed.components.seconds) * 1000))
+            if let failure { metadata["body_error"] = .string(String(describing: failure)) }
+            logger.log(level: quiet ? .debug : .info, "request", metadata: metadata)
+        }
+        // Logged once the body is written, so a streamed answer's line has its
+        // whole duration (and says so if the stream broke off); a HEAD answer,
+        // whose body is never written, now.
+        guard request.method != .head else {
+            log(nil)
+            return response
+        }
+        let body = response.body
+        response.body = ResponseBody(contentLength: body.contentLength) { writer in
+            do {
+                try await body.write(writer)
+            } catch {
+                log(error)
+                throw error
+            }
+            log(nil)
+        }
         return response
     }
 
