@@ -38,7 +38,7 @@ struct EvalCommand: ParsableCommand {
                                  valueName: "path"))
     var paths: [String]
 
-    @Flag(help: "Print the metrics as one JSON object instead of a table.")
+    @Flag(help: "Print the metrics as one JSON object instead of a table (an empty reliability bin's confidence and accuracy are null).")
     var json = false
 
     @Option(help: ArgumentHelp("Also write a self-contained HTML report (metrics, confusion heatmap, reliability diagram).",

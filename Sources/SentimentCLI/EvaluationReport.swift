@@ -83,7 +83,9 @@ enum EvaluationReport {
                                      "support": e.support(label)] as [String: Any])
         })
         object["reliability"] = e.reliability.bins.map {
-            ["lower": $0.lower, "upper": $0.upper, "count": $0.count, "confidence": $0.confidence, "accuracy": $0.accuracy] as [String: Any]
+            // An empty bin has no mean: null, not a 0 that reads as a measured one.
+            ["lower": $0.lower, "upper": $0.upper, "count": $0.count,
+             "confidence": $0.count > 0 ? $0.confidence : NSNull(), "accuracy": $0.count > 0 ? $0.accuracy : NSNull()] as [String: Any]
         }
         let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return String(decoding: data, as: UTF8.self) + "\n"

@@ -253,14 +253,15 @@ struct TrainingTests {
         #expect(other.map(\.text) == ["great"] && other.first?.id == 7)
     }
 
-    @Test("Reading a TSV with Windows line ends or a byte order mark gives the same examples as a plain one")
+    @Test("Reading a TSV with Windows line ends, a byte order mark or capitalised column names gives the same examples as a plain one")
     func tsvWithCRLFAndByteOrderMark() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { Fixtures.remove(folder) }
         let plain = "label\ttext\tid\npositive\tgreat day\t1\nnegative\tbad\ttab\t2\n\nneutral\tok\t3\n"
         var read: [[LabeledExample]] = []
         for (name, text) in [("plain", plain), ("crlf", plain.replacingOccurrences(of: "\n", with: "\r\n")),
-                             ("bom", "\u{FEFF}" + plain), ("bom-crlf", "\u{FEFF}" + plain.replacingOccurrences(of: "\n", with: "\r\n"))] {
+                             ("bom", "\u{FEFF}" + plain), ("bom-crlf", "\u{FEFF}" + plain.replacingOccurrences(of: "\n", with: "\r\n")),
+                             ("capitalised", plain.replacingOccurrences(of: "label\ttext\tid", with: "Label\tTEXT\tId"))] {
             let url = folder.appendingPathComponent("\(name).tsv")
             try text.write(to: url, atomically: true, encoding: .utf8)
             read.append(try LabeledExample.readTSV(url.path))

@@ -87,11 +87,13 @@ extension LabeledExample {
             throw DataFileError(path: path, line: nil, reason: "empty file (expected a header with label and text columns)", isMissing: false)
         }
         let columns = header.split(separator: "\t", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-        guard let labelColumn = columns.firstIndex(of: "label"), let textColumn = columns.firstIndex(of: "text") else {
+        // Column names in any case, as labels are read ("Label", "TEXT").
+        let names = columns.map { $0.lowercased() }
+        guard let labelColumn = names.firstIndex(of: "label"), let textColumn = names.firstIndex(of: "text") else {
             let shown = columns.prefix(8).map { $0.count > 40 ? $0.prefix(40) + "…" : $0 } + (columns.count > 8 ? ["…"] : [])
             throw DataFileError(path: path, line: 1, reason: "header must name a \"label\" and a \"text\" column, found \(shown)", isMissing: false)
         }
-        let idColumn = columns.firstIndex(of: "id")
+        let idColumn = names.firstIndex(of: "id")
         let textIsLast = textColumn == columns.count - 1
         var examples = [LabeledExample]()
         examples.reserveCapacity(lines.count)
