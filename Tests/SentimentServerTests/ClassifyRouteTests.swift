@@ -158,6 +158,32 @@ struct ClassifyRouteTests {
         }
     }
 
+    @Test("A compressed body is a 415 that says to send it uncompressed, for JSON and NDJSON alike", arguments: [
+        ("application/json", ["gzip"], "gzip"), ("application/x-ndjson", ["GZIP"], "gzip"),
+        ("application/json", ["identity, br"], "br"), ("application/json", ["identity", "deflate"], "deflate"),
+    ])
+    func compressedBodyIs415(contentType: String, encodings: [String], named: String) async throws {
+        try await TestServer.with { server in
+            let answer = try await server.request(.POST, "/v1/classify", body: Data([0x1f, 0x8b, 0x08, 0x00]),
+                                                  headers: encodings.map { ("Content-Encoding", $0) }, contentType: contentType)
+            #expect(answer.status == 415)
+            #expect(answer.headers["accept-encoding"] == "identity")
+            let problem = try answer.object()
+            #expect(problem["code"] as? String == "unsupported-content-encoding")
+            #expect((problem["detail"] as? String)?.contains("'\(named)'") == true, "\(problem)")
+            try OpenAPIDocument.shared.validate(answer, path: "/v1/classify", method: "post")
+        }
+    }
+
+    @Test("A body declared identity-encoded is read as it is")
+    func identityEncodingIsAccepted() async throws {
+        try await TestServer.with { server in
+            let answer = try await server.request(.POST, "/v1/classify", body: Data(#"{"texts":["lovely"]}"#.utf8),
+                                                  headers: [("Content-Encoding", "identity")], contentType: "application/json")
+            #expect(answer.status == 200)
+        }
+    }
+
     // MARK: - NDJSON
 
     @Test("NDJSON in, NDJSON out: one result per line, bad lines in their place, blank lines skipped")

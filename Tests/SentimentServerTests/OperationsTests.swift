@@ -112,6 +112,13 @@ struct OperationsTests {
             let etag = try #require(root.headers["etag"])
             let cached = try await server.request(.GET, "/", headers: [("If-None-Match", etag)])
             #expect(cached.status == 304)
+            // RFC 9110's weak comparison: a weak tag, a list, or any tag at all.
+            for ifNoneMatch in ["W/\(etag)", "\"other\", \(etag)", "*"] {
+                let answer = try await server.request(.GET, "/", headers: [("If-None-Match", ifNoneMatch)])
+                #expect(answer.status == 304, "If-None-Match: \(ifNoneMatch)")
+            }
+            let changed = try await server.request(.GET, "/", headers: [("If-None-Match", "\"other\", W/\"another\"")])
+            #expect(changed.status == 200)
         }
     }
 

@@ -35,6 +35,9 @@ struct ClassifyRoutes {
     }
 
     func classify(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        if let coding = Self.contentCoding(of: request.headers[values: .contentEncoding]) {
+            throw Problem.unsupportedContentEncoding(coding)
+        }
         switch request.headers[.contentType].flatMap(Self.mediaType) {
         case nil, "application/json":
             return try await classifyJSON(request, context: context)
@@ -51,6 +54,14 @@ struct ClassifyRoutes {
     static func mediaType(of contentType: String) -> String? {
         let type = contentType.prefix { $0 != ";" }.trimmingCharacters(in: .whitespaces).lowercased()
         return type.isEmpty ? nil : type
+    }
+
+    /// The first content coding other than `identity` in the `Content-Encoding`
+    /// fields, lowercased, or `nil` when the body is sent as it is.
+    static func contentCoding(of fields: [String]) -> String? {
+        fields.lazy.flatMap { $0.split(separator: ",") }
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            .first { !$0.isEmpty && $0 != "identity" }
     }
 
     // MARK: - JSON

@@ -5,7 +5,8 @@ import Hummingbird
 /// at start-up and served from memory.
 ///
 /// `/` and `/users/{username}` both answer `index.html` (the page routes on the
-/// client). Each file has an `ETag`; `If-None-Match` gets a 304. HTML carries a
+/// client). Each file has an `ETag`; an `If-None-Match` that holds it (weak or
+/// strong, alone or in a list, or `*`) gets a 304. HTML carries a
 /// `Content-Security-Policy` that allows nothing but this server, so the page
 /// can never fetch from the internet.
 struct StaticFiles {
@@ -60,10 +61,24 @@ struct StaticFiles {
             headers[.contentSecurityPolicy] = Self.contentSecurityPolicy
             headers[.referrerPolicy] = "no-referrer"
         }
-        if request.headers[.ifNoneMatch] == file.etag {
+        if Self.ifNoneMatch(request.headers[values: .ifNoneMatch], matches: file.etag) {
             return Response(status: .notModified, headers: headers)
         }
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: file.bytes))
+    }
+
+    /// Whether `If-None-Match` fields match `etag` by RFC 9110's weak comparison:
+    /// `*`, or a comma-separated list of tags, `W/"…"` as `"…"`.
+    static func ifNoneMatch(_ fields: [String], matches etag: String) -> Bool {
+        for field in fields {
+            for item in field.split(separator: ",") {
+                let tag = item.trimmingCharacters(in: .whitespaces)
+                if tag == "*" { return true }
+                let opaque = tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
+                if opaque == etag { return true }
+            }
+        }
+        return false
     }
 
     static func contentType(of name: String) -> String {

@@ -54,6 +54,8 @@ public struct Problem: Error, Sendable, Hashable {
         var headers = HTTPFields()
         headers[.contentType] = Self.contentType
         if status == .unauthorized { headers[.wwwAuthenticate] = #"Bearer realm="swift-sentiment""# }
+        // RFC 9110 §12.5.3: a 415 for a content coding says which codings are taken.
+        if code == "unsupported-content-encoding" { headers[.acceptEncoding] = "identity" }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
@@ -103,6 +105,12 @@ extension Problem {
     static func unsupportedMediaType(_ type: String) -> Problem {
         Problem(status: .unsupportedMediaType, code: "unsupported-media-type", title: "Unsupported media type",
                 detail: "'\(type)' is neither application/json nor application/x-ndjson; send one of them as the Content-Type")
+    }
+
+    /// 415: a body in a content coding the server does not decode (`gzip`, …).
+    static func unsupportedContentEncoding(_ coding: String) -> Problem {
+        Problem(status: .unsupportedMediaType, code: "unsupported-content-encoding", title: "Unsupported content encoding",
+                detail: "the body is sent in the content coding '\(coding)'; send it uncompressed (identity)")
     }
 
     /// 401: the write endpoint needs the API key.
