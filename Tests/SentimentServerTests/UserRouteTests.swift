@@ -104,10 +104,10 @@ struct UserRouteTests {
 
     @Test("With the upstream unreachable and nothing stored, the answer is a 502 naming the failure")
     func upstreamUnreachableAndNothingStoredIs502() async throws {
-        // A port nobody listens on: bind one, then close it.
-        let closed = try await FakeXServer.start { _, _ in .drop }
-        let url = closed.baseURL
-        try await closed.stop()
+        // A port nobody listens on, held for the test so that no other test's server takes it.
+        let refusing = try RefusingPort()
+        let url = refusing.baseURL
+        defer { withExtendedLifetime(refusing) {} }
         // The HTTP client retries refused connections until the request's deadline: keep it short.
         try await TestServer.with(upstream: url, configure: { $0.upstreamTimeout = .seconds(1) }) { server in
             let answer = try await server.request(.GET, "/v1/users/nobody_here/tweets")
