@@ -10,7 +10,9 @@ import Tweets
 /// errors; write routes add the API key check. Every `GET` route also answers
 /// `HEAD`; a known path asked with another method is a 405 with `Allow`. A
 /// connection that sends nothing for ``ServerConfiguration/idleTimeout`` (half
-/// a request head, a stalled body, an idle keep-alive) is closed.
+/// a request head, a stalled body, an idle keep-alive) is closed, and so is one
+/// whose request does not keep it alive (HTTP/1.0 without `keep-alive`,
+/// `Connection: close` in any case) once answered.
 ///
 /// The application is a swift-service-lifecycle `Service`: run it in the
 /// group of ``Server/serviceGroup(running:configuration:handlingSignals:logger:)``,
@@ -52,7 +54,8 @@ public func buildApplication(
 
     return Application(
         router: router,
-        server: .http1(configuration: .init(idleTimeout: TimeAmount(configuration.idleTimeout))),
+        server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionCloseInstaller()],
+                                            idleTimeout: TimeAmount(configuration.idleTimeout))),
         configuration: ApplicationConfiguration(address: .hostname(HostAddress.bindable(configuration.host), port: configuration.port)),
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? configuration.port

@@ -21,6 +21,31 @@ struct ConnectionTests {
         }
     }
 
+    @Test("A request that does not keep the connection alive has it closed once answered", arguments: [
+        "GET /healthz HTTP/1.0\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: test\r\nConnection: Close\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n",
+    ])
+    func nonPersistentRequestIsClosed(request: String) async throws {
+        try await TestServer.with(configure: { $0.idleTimeout = .seconds(120) }) { server in
+            let connection = try RawConnection(server)
+            try connection.send(request)
+            let raw = try #require(try await connection.receiveUntilClosed(timeout: .seconds(10)), "still open after the answer")
+            #expect(RawResponse(raw)?.status == 200)
+        }
+    }
+
+    @Test("An HTTP/1.0 request that asks for keep-alive, and an HTTP/1.1 one, keep the connection open")
+    func persistentRequestStaysOpen() async throws {
+        try await TestServer.with(configure: { $0.idleTimeout = .seconds(120) }) { server in
+            for request in ["GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", "GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n"] {
+                let connection = try RawConnection(server)
+                try connection.send(request)
+                #expect(try await connection.receiveUntilClosed(timeout: .milliseconds(500)) == nil, "closed: \(request)")
+            }
+        }
+    }
+
     @Test("A request whose chunked framing is malformed is a 400 malformed-request, not a server failure", arguments: [
         "5\r\n{\"tex\r\nZZ\r\nts\":[\"a\"]}\r\n0\r\n\r\n",  // a chunk size that is not hexadecimal
         "5\r\n{\"texts\":[\"a\"]}\r\n0\r\n\r\n",  // a chunk longer than its size
