@@ -12,7 +12,8 @@ import Tweets
 /// connection that sends nothing for ``ServerConfiguration/idleTimeout`` (half
 /// a request head, a stalled body, an idle keep-alive) is closed, and so is one
 /// whose request does not keep it alive (HTTP/1.0 without `keep-alive`,
-/// `Connection: close` in any case) once answered.
+/// `Connection: close` in any case) once answered. `Expect: 100-continue` is
+/// answered at once (``HTTP1HeadHandler``).
 ///
 /// The application is a swift-service-lifecycle `Service`: run it in the
 /// group of ``Server/serviceGroup(running:configuration:handlingSignals:logger:)``,
@@ -54,7 +55,7 @@ public func buildApplication(
 
     return Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionCloseInstaller()],
+        server: .http1(configuration: .init(additionalChannelHandlers: [HTTP1HeadHandlerInstaller()],
                                             idleTimeout: TimeAmount(configuration.idleTimeout))),
         configuration: ApplicationConfiguration(address: .hostname(HostAddress.bindable(configuration.host), port: configuration.port)),
         onServerRunning: { channel in

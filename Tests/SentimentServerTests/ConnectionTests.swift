@@ -46,6 +46,25 @@ struct ConnectionTests {
         }
     }
 
+    @Test("A request that expects 100-continue gets it before it sends its body, then its answer")
+    func expectContinueIsAnswered() async throws {
+        try await TestServer.with { server in
+            let connection = try RawConnection(server)
+            let body = #"{"texts":["what a lovely day"]}"#
+            try connection.send("POST /v1/classify HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
+            let interim = try #require(try await connection.receive(until: "\r\n\r\n", timeout: .seconds(10)),
+                                       "no 100 Continue while the body is held back")
+            #expect(String(decoding: interim, as: UTF8.self).hasPrefix("HTTP/1.1 100 Continue\r\n"))
+            try connection.send(body)
+            let raw = try #require(try await connection.receiveUntilClosed(timeout: .seconds(10)))
+            let response = try #require(RawResponse(raw))
+            #expect(response.status == 200)
+            let object = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+            #expect((object["results"] as? [[String: Any]])?.first?["label"] as? String == "positive")
+        }
+    }
+
     @Test("A request whose chunked framing is malformed is a 400 malformed-request, not a server failure", arguments: [
         "5\r\n{\"tex\r\nZZ\r\nts\":[\"a\"]}\r\n0\r\n\r\n",  // a chunk size that is not hexadecimal
         "5\r\n{\"texts\":[\"a\"]}\r\n0\r\n\r\n",  // a chunk longer than its size

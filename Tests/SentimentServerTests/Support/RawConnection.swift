@@ -49,6 +49,26 @@ final class RawConnection: @unchecked Sendable {
         }
     }
 
+    /// What arrives until it holds `marker`, or `nil` when it does not after `timeout`
+    /// (or the connection closes first).
+    func receive(until marker: String, timeout: Duration) async throws -> Data? {
+        var received = Data()
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if received.firstRange(of: Data(marker.utf8)) != nil { return received }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            if poll(&descriptor, 1, 0) > 0 {
+                var buffer = [UInt8](repeating: 0, count: 65536)
+                let count = recv(socket, &buffer, buffer.count, 0)
+                if count <= 0 { return nil }
+                received.append(contentsOf: buffer[0..<count])
+            } else {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        return nil
+    }
+
     /// What arrives until the server closes the connection, or `nil` when it
     /// is still open after `timeout`.
     func receiveUntilClosed(timeout: Duration) async throws -> Data? {
