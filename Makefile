@@ -77,6 +77,7 @@ test: deps
 	$(MAKE) fuzz-seeds
 	$(MAKE) stress
 	$(MAKE) install-check
+	SWIFT=$(SWIFT) scripts/embed-check.sh
 	SENTIMENT_BIN="$$($(SWIFT) build --show-bin-path)/sentiment" scripts/browser-tests.sh
 
 ## The C tokenizer under libFuzzer with AddressSanitizer and UndefinedBehaviorSanitizer
