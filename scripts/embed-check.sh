@@ -38,7 +38,11 @@ if ! grep -q classify "$work/client/Sources/Client/main.swift"; then
     exit 1
 fi
 
-(cd "$work/client" && "$swift" build -q 2>&1) || { echo "embed-check: the dependent package did not build" >&2; exit 1; }
+if ! (cd "$work/client" && "$swift" build -q) >"$work/build.log" 2>&1; then
+    cat "$work/build.log" >&2
+    echo "embed-check: the dependent package did not build" >&2
+    exit 1
+fi
 output=$(cd / && "$work/client/.build/debug/Client")
 first=$(echo "$output" | sed -n 1p | cut -d' ' -f1)
 second=$(echo "$output" | sed -n 2p | cut -d' ' -f1)
