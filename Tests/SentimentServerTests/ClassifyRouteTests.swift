@@ -237,6 +237,25 @@ struct ClassifyRouteTests {
         }
     }
 
+    @Test("An NDJSON line too long to read keeps the id written before its text, and the next line is read")
+    func overLongLineKeepsItsID() async throws {
+        try await TestServer.with(configure: { $0.classifyLimits.maximumTextLength = 10 }) { server in
+            let long = String(repeating: "a", count: 6000)
+            let lines = [#"{"id": "first", "text": "\#(long)"}"#, #"{"text": "\#(long)", "id": "late"}"#, #"{"id": 3, "text": "lovely"}"#]
+            let answer = try await server.request(.POST, "/v1/classify", body: Data(lines.joined(separator: "\n").utf8),
+                                                  contentType: "application/x-ndjson")
+            #expect(answer.status == 200)
+            let results = try answer.text.split(separator: "\n").map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+            #expect(results.map { $0["index"] as? Int } == [0, 1, 2])
+            #expect(results[0]["id"] as? String == "first")
+            #expect(results[1]["id"] is NSNull, "an id after the cut is not read: \(results[1])")
+            #expect(results[2]["id"] as? Int == 3)
+            #expect(results.prefix(2).allSatisfy { ($0["error"] as? [String: Any])?["code"] as? String == "text-too-long" })
+        }
+    }
+
     @Test("A large chunked NDJSON body is streamed back in order")
     func largeNDJSONIsStreamed() async throws {
         try await TestServer.with(configure: { $0.classifyLimits.streamBatchSize = 64 }) { server in

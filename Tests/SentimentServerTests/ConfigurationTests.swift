@@ -149,6 +149,31 @@ struct ConfigurationTests {
     }
 }
 
+@Suite("The id of an over-long NDJSON line")
+struct LeadingIDTests {
+    @Test("An id written whole before the cut is kept, whatever its kind", arguments: [
+        (#"{"id": 7, "text": "aaaa"#, JSONValue.integer(7)),
+        (#"{"id":"a\"b,c","text":"aaaa"#, .string("a\"b,c")),
+        (#"{"meta":{"id":"inner","n":[1,2]},"id":"outer","text":"aaaa"#, .string("outer")),
+        (#"  {"lang":"en", "id": 12.5, "text": "aaaa"#, .number(12.5)),
+    ])
+    func keepsAWholeID(prefix: String, id: JSONValue) {
+        #expect(ClassifyItem.leadingID(in: Array(prefix.utf8)) == id)
+    }
+
+    @Test("An id after the text, cut by the limit, nested, or of another kind gives none", arguments: [
+        #"{"text": "aaaa", "id": 7"#,
+        #"{"id": 12345"#,
+        #"{"meta": {"id": 5, "x": 1}, "text": "aaaa"#,
+        #"{"id": [1, 2], "text": "aaaa"#,
+        #"not json, "id": 5, more"#,
+        #""just a long string, with commas"#,
+    ])
+    func findsNoID(prefix: String) {
+        #expect(ClassifyItem.leadingID(in: Array(prefix.utf8)) == .null)
+    }
+}
+
 @Suite("NDJSON line splitting")
 struct LineSplitterTests {
     @Test("Lines split on LF and CRLF across chunks; an over-long line is flagged and skipped")
@@ -160,6 +185,7 @@ struct LineSplitterTests {
             while let line = splitter.next() { lines.append(line) }
         }
         if let line = splitter.finish() { lines.append(line) }
-        #expect(lines == [.text(Array("abc".utf8)), .text(Array("def".utf8)), .tooLong, .text(Array("last".utf8))])
+        #expect(lines == [.text(Array("abc".utf8)), .text(Array("def".utf8)), .tooLong(prefix: Array("0123456789".utf8)),
+                          .text(Array("last".utf8))])
     }
 }

@@ -47,6 +47,37 @@ struct ClassifyItem: Sendable {
         return ClassifyItem(index: index, id: id, text: check(string, field: member("text"), limits: limits))
     }
 
+    /// The `id` of an NDJSON object whose line was cut off, when a member
+    /// before the cut holds it whole: `{"id": 7, "text": "…` gives 7, and
+    /// `{"text": "…", "id": 7` (the id after the text) or an id cut off gives
+    /// `.null`. Each top-level comma ends the members before it, which are
+    /// read as an object of their own.
+    static func leadingID(in prefix: [UInt8]) -> JSONValue {
+        var depth = 0, inString = false, escaped = false
+        for (offset, byte) in prefix.enumerated() {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+            case UInt8(ascii: ",") where depth == 1:
+                guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: Data(prefix[..<offset] + [UInt8(ascii: "}")])),
+                      case .object(let object) = value else { return .null }
+                if let id = object["id"] {
+                    switch id {
+                    case .string, .integer, .unsignedInteger, .number, .decimal: return id
+                    default: return .null
+                    }
+                }
+            default: break
+            }
+        }
+        return .null
+    }
+
     private static func check(_ text: String, field: String, limits: ClassifyLimits) -> Result<String, ItemError> {
         if BlankText.isBlank(text) { return .failure(.emptyText("\(field) is empty or blank")) }
         // Code points, not grapheme clusters: a cluster can hold any number of

@@ -1,11 +1,16 @@
 /// Splits a byte stream into lines (`\n`, with an optional `\r` before it)
 /// without holding more than one line, and flags lines over a maximum length.
 struct LineSplitter {
-    /// A line without its terminator, or the mark of one that was too long (its bytes are dropped).
+    /// A line without its terminator, or the mark of one that was too long:
+    /// its first ``prefixBytes`` bytes are kept (an id written before the text
+    /// can still name it) and the rest is dropped.
     enum Line: Equatable {
         case text([UInt8])
-        case tooLong
+        case tooLong(prefix: [UInt8])
     }
+
+    /// How much of an over-long line is kept.
+    static let prefixBytes = 4096
 
     let maximumLineBytes: Int
     private var buffer: [UInt8] = []
@@ -31,9 +36,10 @@ struct LineSplitter {
             guard let newline = buffer[position...].firstIndex(of: UInt8(ascii: "\n")) else {
                 if !discarding, buffer.count - position > maximumLineBytes {
                     discarding = true
+                    let prefix = Array(buffer[position..<position + min(Self.prefixBytes, buffer.count - position)])
                     buffer.removeAll(keepingCapacity: true)
                     position = 0
-                    return .tooLong
+                    return .tooLong(prefix: prefix)
                 }
                 if discarding {
                     buffer.removeAll(keepingCapacity: true)
@@ -49,7 +55,7 @@ struct LineSplitter {
             }
             var end = newline
             if end > start, buffer[end - 1] == UInt8(ascii: "\r") { end -= 1 }
-            if end - start > maximumLineBytes { return .tooLong }
+            if end - start > maximumLineBytes { return .tooLong(prefix: Array(buffer[start..<start + min(Self.prefixBytes, end - start)])) }
             return .text(Array(buffer[start..<end]))
         }
     }

@@ -147,8 +147,9 @@ struct ClassifyRoutes {
                         item = ClassifyItem(index: count, id: .null,
                                             text: .failure(.malformedJSON("line \(lineNumber): \(JSONCoding.describe(error, data: data))")))
                     }
-                case .tooLong:
-                    item = ClassifyItem(index: count, id: .null, text: .failure(.textTooLong("line \(lineNumber) is too long")))
+                case .tooLong(let prefix):
+                    item = ClassifyItem(index: count, id: ClassifyItem.leadingID(in: prefix),
+                                        text: .failure(.textTooLong("line \(lineNumber) is too long")))
                 }
                 if count >= limits.maximumStreamItems {
                     stop = stop ?? Problem.tooManyItems(count + 1, limit: limits.maximumStreamItems)
