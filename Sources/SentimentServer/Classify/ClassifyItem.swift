@@ -30,13 +30,10 @@ struct ClassifyItem: Sendable {
             return ClassifyItem(index: index, id: .null,
                                 text: .failure(.notAnObject("\(field) is \(value.typeName), not an object with a text")))
         }
-        var id = object["id"] ?? .null
-        switch id {
-        case .null, .string, .integer, .unsignedInteger, .number, .decimal: break
-        default:
-            let problem = ItemError.invalidID("\(member("id")) is \(id.typeName); use a string or a number")
-            id = .null
-            return ClassifyItem(index: index, id: id, text: .failure(problem))
+        let id = object["id"] ?? .null
+        guard id == .null || isID(id) else {
+            return ClassifyItem(index: index, id: .null,
+                                text: .failure(.invalidID("\(member("id")) is \(id.typeName); use a string or a number")))
         }
         guard let text = object["text"], text != .null else {
             return ClassifyItem(index: index, id: id, text: .failure(.missingText("\(field) has no \"text\"")))
@@ -66,16 +63,19 @@ struct ClassifyItem: Sendable {
             case UInt8(ascii: ",") where depth == 1:
                 guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: Data(prefix[..<offset] + [UInt8(ascii: "}")])),
                       case .object(let object) = value else { return .null }
-                if let id = object["id"] {
-                    switch id {
-                    case .string, .integer, .unsignedInteger, .number, .decimal: return id
-                    default: return .null
-                    }
-                }
+                if let id = object["id"] { return isID(id) ? id : .null }
             default: break
             }
         }
         return .null
+    }
+
+    /// Whether `value` can be an item's id: a string or a number.
+    private static func isID(_ value: JSONValue) -> Bool {
+        switch value {
+        case .string, .integer, .unsignedInteger, .number, .decimal: true
+        default: false
+        }
     }
 
     private static func check(_ text: String, field: String, limits: ClassifyLimits) -> Result<String, ItemError> {

@@ -20,15 +20,8 @@ struct MetricsMiddleware: RouterMiddleware {
         let method = request.method.rawValue
         let status = Int(response.status.code)
         let metrics = metrics
-        // A HEAD answer's body is never written: it is counted now.
-        guard request.method != .head else {
+        response.whenBodyWritten(for: request) { _ in
             metrics.recordRequest(route: route, method: method, status: status, duration: ContinuousClock.now - start)
-            return response
-        }
-        let body = response.body
-        response.body = ResponseBody(contentLength: body.contentLength) { writer in
-            defer { metrics.recordRequest(route: route, method: method, status: status, duration: ContinuousClock.now - start) }
-            try await body.write(writer)
         }
         return response
     }

@@ -32,30 +32,15 @@ struct RequestIDMiddleware: RouterMiddleware {
             "route": .string(context.endpointPath ?? "-"),
             "status": .stringConvertible(response.status.code),
         ]
-        let log: @Sendable ((any Error)?) -> Void = { failure in
+        // Logged once the body is written, so a streamed answer's line has its
+        // whole duration (and says so if the stream broke off).
+        response.whenBodyWritten(for: request) { failure in
             let elapsed = ContinuousClock.now - start
             var metadata = fields
             metadata["duration_ms"] = .string(String(format: "%.1f", Double(elapsed.components.attoseconds) / 1e15
                 + Double(elapsed.components.seconds) * 1000))
             if let failure { metadata["body_error"] = .string(String(describing: failure)) }
             logger.log(level: quiet ? .debug : .info, "request", metadata: metadata)
-        }
-        // Logged once the body is written, so a streamed answer's line has its
-        // whole duration (and says so if the stream broke off); a HEAD answer,
-        // whose body is never written, now.
-        guard request.method != .head else {
-            log(nil)
-            return response
-        }
-        let body = response.body
-        response.body = ResponseBody(contentLength: body.contentLength) { writer in
-            do {
-                try await body.write(writer)
-            } catch {
-                log(error)
-                throw error
-            }
-            log(nil)
         }
         return response
     }

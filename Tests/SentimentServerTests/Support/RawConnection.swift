@@ -18,10 +18,7 @@ final class RawConnection: @unchecked Sendable {
     init(port: Int) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var address = loopbackAddress(port: port)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -52,35 +49,30 @@ final class RawConnection: @unchecked Sendable {
     /// What arrives until it holds `marker`, or `nil` when it does not after `timeout`
     /// (or the connection closes first).
     func receive(until marker: String, timeout: Duration) async throws -> Data? {
-        var received = Data()
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if received.firstRange(of: Data(marker.utf8)) != nil { return received }
-            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            if poll(&descriptor, 1, 0) > 0 {
-                var buffer = [UInt8](repeating: 0, count: 65536)
-                let count = recv(socket, &buffer, buffer.count, 0)
-                if count <= 0 { return nil }
-                received.append(contentsOf: buffer[0..<count])
-            } else {
-                try await Task.sleep(for: .milliseconds(20))
-            }
-        }
-        return nil
+        guard let read = try await read(timeout: timeout, until: { $0.firstRange(of: Data(marker.utf8)) != nil }), !read.closed
+        else { return nil }
+        return read.received
     }
 
     /// What arrives until the server closes the connection, or `nil` when it
     /// is still open after `timeout`.
     func receiveUntilClosed(timeout: Duration) async throws -> Data? {
+        try await read(timeout: timeout, until: { _ in false })?.received
+    }
+
+    /// Reads until `isEnough` says so of what arrived, or the server closes or
+    /// resets the connection (`closed`); `nil` after `timeout` or on another error.
+    private func read(timeout: Duration, until isEnough: (Data) -> Bool) async throws -> (received: Data, closed: Bool)? {
         var received = Data()
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
+            if isEnough(received) { return (received, false) }
             var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
             if poll(&descriptor, 1, 0) > 0 {
                 var buffer = [UInt8](repeating: 0, count: 65536)
                 let count = recv(socket, &buffer, buffer.count, 0)
-                if count == 0 { return received }
-                if count < 0 { return errno == ECONNRESET ? received : nil }
+                if count == 0 { return (received, true) }
+                if count < 0 { return errno == ECONNRESET ? (received, true) : nil }
                 received.append(contentsOf: buffer[0..<count])
             } else {
                 try await Task.sleep(for: .milliseconds(20))
@@ -88,6 +80,15 @@ final class RawConnection: @unchecked Sendable {
         }
         return nil
     }
+}
+
+/// `127.0.0.1:port` as a socket address (port 0: any free port, when binding).
+func loopbackAddress(port: Int) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return address
 }
 
 /// A response read off a ``RawConnection``.
