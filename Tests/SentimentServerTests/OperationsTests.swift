@@ -135,8 +135,10 @@ struct OperationsTests {
 
     @Test("A graceful shutdown finishes the requests in flight")
     func shutdownFinishesRequestsInFlight() async throws {
+        let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
         let upstream = try await FakeXServer.start { request, _ in
             if request.path.hasPrefix("/2/users/by/username/") {
+                arrived.yield()
                 return .delayed(.milliseconds(600), .respond(status: 200, body: XBodies.user()))
             }
             return .respond(status: 200, body: XBodies.tweets(1...3, next: nil))
@@ -144,7 +146,10 @@ struct OperationsTests {
         defer { Task { try await upstream.stop() } }
         try await TestServer.with(upstream: upstream.baseURL) { server in
             async let slow = server.request(.GET, "/v1/users/alice/tweets")
-            try await Task.sleep(for: .milliseconds(200))
+            // Shut down once the request is in flight (the server is asking the X API),
+            // however late a loaded machine gets it there.
+            var waiting = arrivals.makeAsyncIterator()
+            #expect(await waiting.next() != nil)
             await server.shutdown()
             let answer = try await slow
             #expect(answer.status == 200)
