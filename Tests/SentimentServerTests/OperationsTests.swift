@@ -133,7 +133,7 @@ struct OperationsTests {
         }
     }
 
-    @Test("A graceful shutdown finishes the requests in flight")
+    @Test("A graceful shutdown finishes the requests in flight", .timeLimit(.minutes(1)))
     func shutdownFinishesRequestsInFlight() async throws {
         let (arrivals, arrived) = AsyncStream.makeStream(of: Void.self)
         let upstream = try await FakeXServer.start { request, _ in
