@@ -59,9 +59,7 @@ struct ClassifyRoutes {
     /// The first content coding other than `identity` in the `Content-Encoding`
     /// fields, lowercased, or `nil` when the body is sent as it is.
     static func contentCoding(of fields: [String]) -> String? {
-        fields.lazy.flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            .first { !$0.isEmpty && $0 != "identity" }
+        headerListItems(fields).lazy.map { $0.lowercased() }.first { $0 != "identity" }
     }
 
     // MARK: - JSON

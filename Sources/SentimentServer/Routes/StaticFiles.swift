@@ -70,15 +70,9 @@ struct StaticFiles {
     /// Whether `If-None-Match` fields match `etag` by RFC 9110's weak comparison:
     /// `*`, or a comma-separated list of tags, `W/"…"` as `"…"`.
     static func ifNoneMatch(_ fields: [String], matches etag: String) -> Bool {
-        for field in fields {
-            for item in field.split(separator: ",") {
-                let tag = item.trimmingCharacters(in: .whitespaces)
-                if tag == "*" { return true }
-                let opaque = tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag
-                if opaque == etag { return true }
-            }
+        headerListItems(fields).contains { tag in
+            tag == "*" || (tag.hasPrefix("W/") ? String(tag.dropFirst(2)) : tag) == etag
         }
-        return false
     }
 
     static func contentType(of name: String) -> String {
