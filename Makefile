@@ -65,8 +65,8 @@ demo: build
 	$(RELEASE_BIN)/sentiment classify Examples/tweets.txt
 	@echo
 	@echo "== sentiment tweets sunnydays --archive Examples/archive/sunnydays (offline, a throwaway database)"
-	@db=$$(mktemp -d)/demo.sqlite; \
-	  $(RELEASE_BIN)/sentiment tweets sunnydays --archive Examples/archive/sunnydays --db $$db --limit 8
+	@dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
+	  $(RELEASE_BIN)/sentiment tweets sunnydays --archive Examples/archive/sunnydays --db $$dir/demo.sqlite --limit 8
 
 ## Every test: builds all targets (Bench included, so it keeps compiling), runs the Swift
 ## tests, the fuzz seeds and the sequence-lock stress run, then the web page's tests in

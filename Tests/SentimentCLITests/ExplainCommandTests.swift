@@ -165,4 +165,20 @@ struct ExplainCommandTests {
         #expect(invalid.stderr.contains("not valid UTF-8"), "\(invalid.stderr)")
         #expect(invalid.outputLines.first == "text      great day \u{FFFD}\u{FFFD}")
     }
+
+    @Test("A text argument that is not valid UTF-8 is explained with a warning; a real U+FFFD in the text is not warned about")
+    func invalidArgument() async throws {
+        let sentiment = try #require(SentimentExecutable.url)
+        // A shell puts the byte 0xE9 (Latin-1 "é") into the argument: Process takes only Strings.
+        let invalid = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"exec "$0" explain "$(printf 'caf\351 is great')""#, sentiment.path])
+        #expect(invalid.status == 0, "\(invalid.stderr)")
+        #expect(invalid.stderr.contains("warning: the text is not valid UTF-8; invalid bytes are read as U+FFFD"), "\(invalid.stderr)")
+        #expect(invalid.outputLines.first == "text      caf\u{FFFD} is great")
+
+        let replacement = try await SentimentExecutable.run(["explain", "caf\u{FFFD} is great"])
+        #expect(replacement.status == 0, "\(replacement.stderr)")
+        #expect(!replacement.stderr.contains("UTF-8"), "\(replacement.stderr)")
+        #expect(replacement.outputLines.first == "text      caf\u{FFFD} is great")
+    }
 }
