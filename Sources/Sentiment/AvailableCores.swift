@@ -50,32 +50,7 @@ public enum AvailableCores {
     /// `cpu.max` and v1's `cpu.cfs_quota_us` / `cpu.cfs_period_us`, under
     /// `root`, for the memberships listed as in `/proc/self/cgroup`.
     static func cgroupQuota(root: String = "/sys/fs/cgroup", membership: String? = nil) -> Int? {
-        guard let membership = membership ?? (try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8)) else {
-            return nil
-        }
-        var tightest: Int?
-        for line in membership.split(separator: "\n") {
-            // "ID:CONTROLLERS:PATH"; v2's line has no controllers.
-            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-            guard fields.count == 3 else { continue }
-            let directory: String
-            if fields[1].isEmpty {
-                directory = root
-            } else if fields[1].split(separator: ",").contains("cpu") {
-                directory = root + "/" + fields[1]
-            } else {
-                continue
-            }
-            var path = String(fields[2])
-            while true {
-                if let cores = quotaCores(in: directory + (path == "/" ? "" : path)) {
-                    tightest = min(tightest ?? cores, cores)
-                }
-                guard let slash = path.lastIndex(of: "/"), path != "/" else { break }
-                path = slash == path.startIndex ? "/" : String(path[..<slash])
-            }
-        }
-        return tightest
+        CgroupSetting.tightest(controller: "cpu", root: root, membership: membership, in: quotaCores(in:))
     }
 
     /// The quota set in one cgroup directory, in whole cores.

@@ -79,7 +79,7 @@ struct TrainCommand: ParsableCommand {
     @Flag(help: "Weight classes inversely to their frequency in the loss.")
     var balanced = false
 
-    @Option(parsing: .unconditional, help: "Threads that featurize the data, 1 or more (default: the cores this process may run on); the fits use two. The weights are the same whatever the count.")
+    @Option(parsing: .unconditional, help: "Threads, 1 or more (default: the cores this process may run on): featurizing uses them all, and as many fits run at once (fewer if half the memory cannot hold them). The weights are the same whatever the count.")
     var threads: Int?
 
     @Option(help: ArgumentHelp("The model's name, the first part of its id (name@version+fingerprint). (default: the last component of --out)",

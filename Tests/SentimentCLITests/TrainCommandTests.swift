@@ -215,7 +215,7 @@ struct TrainCommandTests {
     /// With the gradient summed in one block per thread, one, two and three
     /// threads wrote three different weight files from the same data, so a
     /// machine with another number of cores could not reproduce a model.
-    @Test("Training writes the same weights with one thread or three")
+    @Test("Training writes the same weights with one thread or three, three running its fits side by side")
     func trainingIgnoresTheThreadCount() async throws {
         let data = try madeUpTrainingFile(rows: 1_000, seed: 11)
         var weights: [Int: Data] = [:]
@@ -224,6 +224,10 @@ struct TrainCommandTests {
             let run = try await SentimentExecutable.run(["train", "--train", data.path, "--out", out.path, "--bucket-bits", "14",
                                                    "--folds", "2", "--calibration", "pooled", "--threads", "\(threads)"])
             #expect(run.status == 0, "\(run.stderr)")
+            // Two folds and the final model: three fits, all at once with three threads.
+            #expect(run.stderr.contains("sentiment: 3 fits, \(threads) at a time\n"), "\(run.stderr)")
+            let folds = run.stderr.split(separator: "\n").filter { $0.hasPrefix("sentiment: fold ") }
+            #expect(folds.map { $0.prefix("sentiment: fold 1/2".count) } == ["sentiment: fold 1/2", "sentiment: fold 2/2"])
             weights[threads] = try Data(contentsOf: out.appendingPathComponent("weights.bin"))
         }
         #expect(weights[1]?.isEmpty == false)

@@ -132,6 +132,7 @@ struct TrainingTests {
         }
         var options = Fixtures.smallOptions
         options.calibration = .forward
+        options.threads = 4   // the six fits four at a time: the lines still come in order
         var lines: [String] = []
         let forward = try Trainer(options: options).train(examples, log: { lines.append($0) }).model
         options.calibration = .pooled
@@ -143,6 +144,9 @@ struct TrainingTests {
         #expect(fits.first?.hasPrefix("forward 1/2: folds 1–1 → fold 2") == true)
         #expect(fits.last?.hasPrefix("forward 2/2: folds 1–2 → fold 3") == true)
         #expect(!pooledLines.contains { $0.hasPrefix("forward") })
+        #expect(lines.contains("6 fits, 4 at a time"), "\(lines)")
+        let order = ["fold 1/3", "fold 2/3", "fold 3/3", "forward 1/2", "forward 2/2", "forward chaining", "cross-validation", "final model"]
+        #expect(lines.filter { line in order.contains { line.hasPrefix($0) } }.map { line in order.first { line.hasPrefix($0) }! } == order)
         let summary = try #require(lines.first { $0.hasPrefix("forward chaining: temperature") })
         #expect(summary.contains(String(format: "pooled folds: %.3f", pooled.manifest.decision.temperature)))
         #expect(summary.contains(String(format: "temperature %.3f", forward.manifest.decision.temperature)))

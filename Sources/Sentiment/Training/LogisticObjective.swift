@@ -35,7 +35,8 @@ struct LogisticObjective: @unchecked Sendable {
     /// Blocks of rows whose gradients are summed apart (fewer for fewer than
     /// 256 rows a block). Two, the cores of the machine that trained the
     /// shipped model, which `make model` therefore reproduces everywhere; a
-    /// fit uses at most two cores.
+    /// fit uses at most two cores, and a training runs its fits side by side
+    /// to use more (`FitQueue`).
     static let gradientBlocks = 2
 
     init(set: TrainingSet, rows: [Int], classWeights: [Double], l2: Double, buckets: Int, scale: [Float]? = nil) {

@@ -17,6 +17,10 @@ import Foundation
 ///    model trained on the folds before it, as tweets newer than the training
 ///    data will be.
 /// 4. The final model is trained on every example with L-BFGS.
+///
+/// No fit needs another's result, so all of them (the folds', forward
+/// chaining's and the final model's) run side by side, as many at once as
+/// `options.threads` (see `fitsAtOnce`); each is deterministic on its own.
 public struct Trainer: Sendable {
     /// The options.
     public let options: TrainingOptions
@@ -88,27 +92,63 @@ public struct Trainer: Sendable {
             : [1, 1, 1]
         let priors = classCounts.map { max(Double($0), 1) / Double(examples.count) }
 
+        // Every fit, side by side as far as the cores and memory allow: one a fold
+        // (its out-of-fold scores), one a later fold under forward chaining, and
+        // the final model on everything. No fit depends on another's result.
+        let forward = folds >= 2 && options.calibration == .forward && chronological
+        var fits: [Fit] = []
+        if folds >= 2 {
+            for k in 0..<folds {
+                fits.append(Fit(kind: .fold(k), trainRows: fold.indices.filter { fold[$0] != k },
+                                testRows: fold.indices.filter { fold[$0] == k }))
+            }
+        }
+        if forward {
+            for k in 1..<folds {
+                fits.append(Fit(kind: .forward(k), trainRows: fold.indices.filter { fold[$0] < k },
+                                testRows: fold.indices.filter { fold[$0] == k }))
+            }
+        }
+        fits.append(Fit(kind: .final, trainRows: Array(examples.indices), testRows: []))
+        let width = Self.fitsAtOnce(threads: threads, fits: fits.count,
+                                    parameters: 3 * options.features.buckets + 3 * DenseFeature.count + 3,
+                                    nonzeros: set.indices.count, memory: AvailableMemory.bytes)
+        log("\(fits.count) fit\(fits.count == 1 ? "" : "s"), \(width) at a time")
+        let outcomes = try runFits(fits, set: set, classWeights: classWeights, width: width) { fit, outcome in
+            switch fit.kind {
+            case .fold(let k):
+                log("fold \(k + 1)/\(folds): \(outcome.report.iterations) iterations, objective \(String(format: "%.5f", outcome.report.objective))")
+            case .forward(let k):
+                log("forward \(k)/\(folds - 1): folds 1–\(k) → fold \(k + 1), \(outcome.report.iterations) iterations")
+            case .final:
+                break  // said after the cross-validation
+            }
+        }
+
         // Out-of-fold scores → temperature and prior exponent.
         var temperature = 1.0
         var priorExponent = options.priorExponent ?? 1.0
         var crossValidation: Evaluation?
         if folds >= 2 {
             var outOfFold = [Double](repeating: 0, count: 3 * examples.count)
-            for k in 0..<folds {
-                let trainRows = (0..<examples.count).filter { fold[$0] != k }
-                let testRows = (0..<examples.count).filter { fold[$0] == k }
-                let (logits, report) = try fitAndScore(set: set, trainRows: trainRows, testRows: testRows,
-                                                       classWeights: classWeights, name: "fold \(k + 1) fit")
-                log("fold \(k + 1)/\(folds): \(report.iterations) iterations, objective \(String(format: "%.5f", report.objective))")
-                for (j, i) in testRows.enumerated() {
-                    outOfFold[(3 * i)..<(3 * i + 3)] = logits[(3 * j)..<(3 * j + 3)]
+            var forwardLogits: [Double] = []
+            var forwardRows: [Int] = []
+            for (fit, outcome) in zip(fits, outcomes) {
+                switch fit.kind {
+                case .fold:
+                    for (j, i) in fit.testRows.enumerated() {
+                        outOfFold[(3 * i)..<(3 * i + 3)] = outcome.logits[(3 * j)..<(3 * j + 3)]
+                    }
+                case .forward:
+                    forwardLogits += outcome.logits
+                    forwardRows += fit.testRows
+                case .final:
+                    break
                 }
             }
             let gold = examples.map(\.label)
             temperature = Calibration.fitTemperature(logits: outOfFold, gold: gold)
-            if options.calibration == .forward, chronological {
-                let (forwardLogits, forwardRows) = try forwardScores(set: set, fold: fold, folds: folds,
-                                                                 classWeights: classWeights, log: log)
+            if forward {
                 let forwardGold = forwardRows.map { gold[$0] }
                 let pooledTemperature = temperature
                 temperature = Calibration.fitTemperature(logits: forwardLogits, gold: forwardGold)
@@ -132,8 +172,9 @@ public struct Trainer: Sendable {
         }
 
         // The final model on everything.
-        let objective = makeObjective(set: set, rows: Array(0..<examples.count), classWeights: classWeights)
-        let (theta, report) = try fit(objective, name: "final model")
+        let final = outcomes[outcomes.count - 1]
+        guard let objective = final.objective, let theta = final.theta else { preconditionFailure("the final fit keeps its weights") }
+        let report = final.report
         log("final model: \(report.iterations) iterations, \(report.evaluations) evaluations in \(String(format: "%.1f", report.seconds)) s, objective \(String(format: "%.5f", report.objective))")
 
         let denseRange = TrainingSet.denseRange(examples, extractor: FeatureExtractor(settings: settings, lexicon: fullLexicon))
@@ -181,39 +222,90 @@ public struct Trainer: Sendable {
                       crossValidation: crossValidation)
     }
 
-    /// Forward chaining: for k = 1..<folds, a model trained on folds 0..<k
-    /// scores fold k. Returns the scores (3 per row) and their rows.
-    private func forwardScores(set: TrainingSet, fold: [Int], folds: Int, classWeights: [Double],
-                               log: (String) -> Void) throws(TrainingError) -> (logits: [Double], rows: [Int]) {
-        var logits: [Double] = []
-        var rows: [Int] = []
-        for k in 1..<folds {
-            let trainRows = fold.indices.filter { fold[$0] < k }
-            let testRows = fold.indices.filter { fold[$0] == k }
-            let (scores, report) = try fitAndScore(set: set, trainRows: trainRows, testRows: testRows,
-                                                   classWeights: classWeights, name: "forward \(k) fit")
-            log("forward \(k)/\(folds - 1): folds 1–\(k) → fold \(k + 1), \(report.iterations) iterations")
-            logits += scores
-            rows += testRows
+    /// One fit of a training: the rows it is trained on and the rows it scores.
+    struct Fit: Sendable {
+        enum Kind: Sendable {
+            /// Fold k's out-of-fold scores: trained on the other folds.
+            case fold(Int)
+            /// Forward chaining: fold k scored by a model of folds 0..<k.
+            case forward(Int)
+            /// The model shipped: trained on every example, scoring none.
+            case final
         }
-        return (logits, rows)
-    }
 
-    /// Fits a model on `trainRows` and scores `testRows` with it: three
-    /// logits a test row, in order.
-    private func fitAndScore(set: TrainingSet, trainRows: [Int], testRows: [Int], classWeights: [Double],
-                             name: String) throws(TrainingError) -> (logits: [Double], report: LBFGS.Report) {
-        let objective = makeObjective(set: set, rows: trainRows, classWeights: classWeights)
-        let (theta, report) = try fit(objective, name: name)
-        var logits = [Double]()
-        logits.reserveCapacity(3 * testRows.count)
-        theta.withUnsafeBufferPointer { theta in
-            for i in testRows {
-                let z = objective.logits(row: i, theta: theta.baseAddress!)
-                logits += [z.0, z.1, z.2]
+        var kind: Kind
+        var trainRows: [Int]
+        var testRows: [Int]
+
+        /// The name its error gives ("fold 2 fit").
+        var name: String {
+            switch kind {
+            case .fold(let k): "fold \(k + 1) fit"
+            case .forward(let k): "forward \(k) fit"
+            case .final: "final model"
             }
         }
-        return (logits, report)
+    }
+
+    /// What a fit gave: three logits a test row, in order, and for the final
+    /// model its weights and objective.
+    struct FitOutcome {
+        var logits: [Double]
+        var report: LBFGS.Report
+        var theta: [Double]?
+        var objective: LogisticObjective?
+    }
+
+    /// Runs `fits`, `width` at a time, the largest first; `finished` hears each
+    /// outcome in the order of `fits`. Throws the error of the first fit (in
+    /// that order) that failed.
+    private func runFits(_ fits: [Fit], set: TrainingSet, classWeights: [Double], width: Int,
+                         finished: (Fit, FitOutcome) -> Void) throws(TrainingError) -> [FitOutcome] {
+        let schedule = fits.indices.sorted { (-fits[$0].trainRows.count, $0) < (-fits[$1].trainRows.count, $1) }
+        let results = FitQueue<FitOutcome, TrainingError>.run(count: fits.count, width: width, schedule: schedule,
+            body: { index in
+                let fit = fits[index]
+                let objective = makeObjective(set: set, rows: fit.trainRows, classWeights: classWeights)
+                do throws(TrainingError) {
+                    let (theta, report) = try self.fit(objective, name: fit.name)
+                    var logits = [Double]()
+                    logits.reserveCapacity(3 * fit.testRows.count)
+                    theta.withUnsafeBufferPointer { theta in
+                        for i in fit.testRows {
+                            let z = objective.logits(row: i, theta: theta.baseAddress!)
+                            logits += [z.0, z.1, z.2]
+                        }
+                    }
+                    let keeps = if case .final = fit.kind { true } else { false }
+                    return .success(FitOutcome(logits: logits, report: report, theta: keeps ? theta : nil,
+                                               objective: keeps ? objective : nil))
+                } catch {
+                    return .failure(error)
+                }
+            },
+            finished: { index, outcome in finished(fits[index], outcome) })
+        var outcomes: [FitOutcome] = []
+        for result in results {
+            switch result {
+            case .success(let outcome)?: outcomes.append(outcome)
+            case .failure(let error)?: throw error
+            case nil: continue  // not started after a failure, which a later result holds
+            }
+        }
+        return outcomes
+    }
+
+    /// How many fits to run at once: one a thread (each fit's gradient is summed
+    /// in `LogisticObjective.gradientBlocks` blocks, and L-BFGS's vector steps
+    /// between its gradients run on one core, so two fits on two cores finish
+    /// sooner than one after the other), no more than there are fits, and no more
+    /// than half the memory holds (a fit holds L-BFGS's 2·10 correction vectors
+    /// and about eight more of the parameters' size, and its scaled copy of the
+    /// sparse values).
+    static func fitsAtOnce(threads: Int, fits: Int, parameters: Int, nonzeros: Int, memory: UInt64) -> Int {
+        let bytesPerFit = UInt64(parameters) * UInt64(8 * (2 * LBFGS().memory + 8) + 12) + UInt64(nonzeros) * 4
+        let byMemory = Int(min(memory / 2 / max(bytesPerFit, 1), UInt64(Int.max)))
+        return max(1, min(threads, fits, byMemory))
     }
 
     /// Whether `assignFolds` cuts these examples in time order.

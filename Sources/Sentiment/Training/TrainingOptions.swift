@@ -31,9 +31,11 @@ public struct TrainingOptions: Sendable, Hashable {
     public var learnsLexicon: Bool = true
     /// log2 of the lexicon table's size: 8 to 24.
     public var lexiconBits: Int = 18
-    /// Threads that featurize the examples (0: `AvailableCores.count`). The fits sum their
-    /// gradients in a fixed number of blocks (`LogisticObjective.gradientBlocks`,
-    /// at most that many cores), so the weights are the same whatever this is.
+    /// Threads (0: `AvailableCores.count`): featurizing uses this many, and
+    /// this many fits run at once (`Trainer.fitsAtOnce`: no more than there are
+    /// fits, or than half the memory holds). Each fit sums its gradient in a
+    /// fixed number of blocks (`LogisticObjective.gradientBlocks`), so the
+    /// weights are the same whatever this is.
     public var threads: Int = 0
 
     /// Default options.
