@@ -62,40 +62,28 @@ struct AvailableCoresTests {
 
     @Test("The tightest quota of a v2 cgroup and its ancestors counts")
     func cgroupV2Quota() throws {
-        let root = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        try Self.write("max 100000\n", root + "/cpu.max")
-        try Self.write("300000 100000\n", root + "/user.slice/cpu.max")
-        try Self.write("150000 100000\n", root + "/user.slice/app/cpu.max")
-        #expect(AvailableCores.cgroupQuota(root: root, membership: "0::/user.slice/app\n") == 2)
-        #expect(AvailableCores.cgroupQuota(root: root, membership: "0::/user.slice\n") == 3)
-        #expect(AvailableCores.cgroupQuota(root: root, membership: "0::/\n") == nil)
-        #expect(AvailableCores.cgroupQuota(root: root, membership: "0::/elsewhere\n") == nil)
+        let tree = try CgroupTree()
+        defer { tree.remove() }
+        try tree.write("max 100000\n", "cpu.max")
+        try tree.write("300000 100000\n", "user.slice/cpu.max")
+        try tree.write("150000 100000\n", "user.slice/app/cpu.max")
+        #expect(AvailableCores.cgroupQuota(root: tree.root, membership: "0::/user.slice/app\n") == 2)
+        #expect(AvailableCores.cgroupQuota(root: tree.root, membership: "0::/user.slice\n") == 3)
+        #expect(AvailableCores.cgroupQuota(root: tree.root, membership: "0::/\n") == nil)
+        #expect(AvailableCores.cgroupQuota(root: tree.root, membership: "0::/elsewhere\n") == nil)
     }
 
     @Test("A v1 cpu controller's CFS quota counts; other controllers' lines are skipped")
     func cgroupV1Quota() throws {
-        let root = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        try Self.write("100000\n", root + "/cpu,cpuacct/docker/abc/cpu.cfs_quota_us")
-        try Self.write("100000\n", root + "/cpu,cpuacct/docker/abc/cpu.cfs_period_us")
-        try Self.write("-1\n", root + "/cpu,cpuacct/cpu.cfs_quota_us")
-        try Self.write("100000\n", root + "/cpu,cpuacct/cpu.cfs_period_us")
+        let tree = try CgroupTree()
+        defer { tree.remove() }
+        try tree.write("100000\n", "cpu,cpuacct/docker/abc/cpu.cfs_quota_us")
+        try tree.write("100000\n", "cpu,cpuacct/docker/abc/cpu.cfs_period_us")
+        try tree.write("-1\n", "cpu,cpuacct/cpu.cfs_quota_us")
+        try tree.write("100000\n", "cpu,cpuacct/cpu.cfs_period_us")
         let membership = "9:memory:/docker/abc\n4:cpu,cpuacct:/docker/abc\n0::/\n"
-        #expect(AvailableCores.cgroupQuota(root: root, membership: membership) == 1)
-        #expect(AvailableCores.cgroupQuota(root: root, membership: "4:cpu,cpuacct:/\n") == nil)
-    }
-
-    private static func folder() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("cores-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url.path
-    }
-
-    private static func write(_ text: String, _ path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: false, encoding: .utf8)
+        #expect(AvailableCores.cgroupQuota(root: tree.root, membership: membership) == 1)
+        #expect(AvailableCores.cgroupQuota(root: tree.root, membership: "4:cpu,cpuacct:/\n") == nil)
     }
     #endif
 }

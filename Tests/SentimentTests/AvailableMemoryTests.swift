@@ -19,37 +19,25 @@ struct AvailableMemoryTests {
 
     @Test("The tightest memory limit of a v2 cgroup and its ancestors counts")
     func cgroupV2Limit() throws {
-        let root = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        try Self.write("max\n", root + "/memory.max")
-        try Self.write("8589934592\n", root + "/user.slice/memory.max")
-        try Self.write("max\n", root + "/user.slice/app/memory.max")
-        #expect(AvailableMemory.cgroupLimit(root: root, membership: "0::/user.slice/app\n") == 8_589_934_592)
-        #expect(AvailableMemory.cgroupLimit(root: root, membership: "0::/\n") == nil)
+        let tree = try CgroupTree()
+        defer { tree.remove() }
+        try tree.write("max\n", "memory.max")
+        try tree.write("8589934592\n", "user.slice/memory.max")
+        try tree.write("max\n", "user.slice/app/memory.max")
+        #expect(AvailableMemory.cgroupLimit(root: tree.root, membership: "0::/user.slice/app\n") == 8_589_934_592)
+        #expect(AvailableMemory.cgroupLimit(root: tree.root, membership: "0::/\n") == nil)
     }
 
     @Test("A v1 memory controller's limit counts; other controllers' lines are skipped")
     func cgroupV1Limit() throws {
-        let root = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        try Self.write("2147483648\n", root + "/memory/docker/abc/memory.limit_in_bytes")
-        try Self.write("9223372036854771712\n", root + "/memory/memory.limit_in_bytes")
-        try Self.write("100000\n", root + "/cpu,cpuacct/docker/abc/cpu.cfs_quota_us")
+        let tree = try CgroupTree()
+        defer { tree.remove() }
+        try tree.write("2147483648\n", "memory/docker/abc/memory.limit_in_bytes")
+        try tree.write("9223372036854771712\n", "memory/memory.limit_in_bytes")
+        try tree.write("100000\n", "cpu,cpuacct/docker/abc/cpu.cfs_quota_us")
         let membership = "9:memory:/docker/abc\n4:cpu,cpuacct:/docker/abc\n0::/\n"
-        #expect(AvailableMemory.cgroupLimit(root: root, membership: membership) == 2_147_483_648)
-        #expect(AvailableMemory.cgroupLimit(root: root, membership: "9:memory:/\n") == nil)
-    }
-
-    private static func folder() throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("memory-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url.path
-    }
-
-    private static func write(_ text: String, _ path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try text.write(to: url, atomically: false, encoding: .utf8)
+        #expect(AvailableMemory.cgroupLimit(root: tree.root, membership: membership) == 2_147_483_648)
+        #expect(AvailableMemory.cgroupLimit(root: tree.root, membership: "9:memory:/\n") == nil)
     }
     #endif
 }
