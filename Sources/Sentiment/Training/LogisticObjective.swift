@@ -53,7 +53,10 @@ struct LogisticObjective: @unchecked Sendable {
         }
     }
 
-    var parameterCount: Int { 3 * buckets + 3 * DenseFeature.count + 3 }
+    var parameterCount: Int { Self.parameterCount(buckets: buckets) }
+    /// The parameters of a model with `buckets` sparse buckets: three weights
+    /// a bucket and a dense feature, and three biases.
+    static func parameterCount(buckets: Int) -> Int { 3 * buckets + 3 * DenseFeature.count + 3 }
     var denseOffset: Int { 3 * buckets }
     var biasOffset: Int { 3 * buckets + 3 * DenseFeature.count }
 

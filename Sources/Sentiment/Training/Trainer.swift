@@ -111,7 +111,7 @@ public struct Trainer: Sendable {
         }
         fits.append(Fit(kind: .final, trainRows: Array(examples.indices), testRows: []))
         let width = Self.fitsAtOnce(threads: threads, fits: fits.count,
-                                    parameters: 3 * options.features.buckets + 3 * DenseFeature.count + 3,
+                                    parameters: LogisticObjective.parameterCount(buckets: options.features.buckets),
                                     nonzeros: set.indices.count, memory: AvailableMemory.bytes)
         log("\(fits.count) fit\(fits.count == 1 ? "" : "s"), \(width) at a time")
         let outcomes = try runFits(fits, set: set, classWeights: classWeights, width: width) { fit, outcome in
@@ -173,7 +173,7 @@ public struct Trainer: Sendable {
 
         // The final model on everything.
         let final = outcomes[outcomes.count - 1]
-        guard let objective = final.objective, let theta = final.theta else { preconditionFailure("the final fit keeps its weights") }
+        guard let (theta, objective) = final.weights else { preconditionFailure("the final fit keeps its weights") }
         let report = final.report
         log("final model: \(report.iterations) iterations, \(report.evaluations) evaluations in \(String(format: "%.1f", report.seconds)) s, objective \(String(format: "%.5f", report.objective))")
 
@@ -252,8 +252,7 @@ public struct Trainer: Sendable {
     struct FitOutcome {
         var logits: [Double]
         var report: LBFGS.Report
-        var theta: [Double]?
-        var objective: LogisticObjective?
+        var weights: (theta: [Double], objective: LogisticObjective)?
     }
 
     /// Runs `fits`, `width` at a time, the largest first; `finished` hears each
@@ -277,8 +276,7 @@ public struct Trainer: Sendable {
                         }
                     }
                     let keeps = if case .final = fit.kind { true } else { false }
-                    return .success(FitOutcome(logits: logits, report: report, theta: keeps ? theta : nil,
-                                               objective: keeps ? objective : nil))
+                    return .success(FitOutcome(logits: logits, report: report, weights: keeps ? (theta, objective) : nil))
                 } catch {
                     return .failure(error)
                 }
