@@ -55,7 +55,7 @@ struct FitQueueTests {
     @Test("Fits run one a thread, no more than there are fits or than half the memory holds")
     func fitsAtOnceIsBounded() {
         let parameters = 3 * (1 << 20) + 75
-        let oneFit = UInt64(parameters) * UInt64(8 * 28 + 12) + UInt64(10_000_000) * 4
+        let oneFit = UInt64(parameters) * UInt64(8 * 32 + 12) + UInt64(10_000_000) * 4
         let plenty: UInt64 = 1 << 40
         #expect(Trainer.fitsAtOnce(threads: 8, fits: 10, parameters: parameters, nonzeros: 10_000_000, memory: plenty) == 8)
         #expect(Trainer.fitsAtOnce(threads: 16, fits: 10, parameters: parameters, nonzeros: 10_000_000, memory: plenty) == 10)

@@ -51,6 +51,28 @@ enum FixedOrderVector {
         }
     }
 
+    /// out[i] = x[i] + alpha · d[i]: the bits of copying x and then
+    /// `axpy(alpha, d, &out)`, written into `out`'s own storage (which must
+    /// have x's count) instead of a fresh copy.
+    static func sum(_ x: [Double], _ alpha: Double, _ d: [Double], into out: inout [Double]) {
+        precondition(out.count == x.count && d.count == x.count)
+        x.withUnsafeBufferPointer { x in
+            d.withUnsafeBufferPointer { d in
+                out.withUnsafeMutableBufferPointer { out in
+                    for i in x.indices { out[i] = x[i] + alpha * d[i] }
+                }
+            }
+        }
+    }
+
+    /// out[i] = x[i], into `out`'s own storage (which must have x's count).
+    static func copy(_ x: [Double], into out: inout [Double]) {
+        precondition(out.count == x.count)
+        x.withUnsafeBufferPointer { x in
+            out.withUnsafeMutableBufferPointer { out in _ = out.update(fromContentsOf: x) }
+        }
+    }
+
     /// x[i] *= alpha.
     static func scale(_ x: inout [Double], _ alpha: Double) {
         x.withUnsafeMutableBufferPointer { x in

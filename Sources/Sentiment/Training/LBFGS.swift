@@ -38,10 +38,14 @@ struct LBFGS {
         var alpha = [Double](repeating: 0, count: memory)
         var candidate = [Double](repeating: 0, count: n)
         var candidateGradient = [Double](repeating: 0, count: n)
+        // Correction vectors dropped from the history, whose storage the next
+        // pairs reuse: a fresh vector of millions of entries costs its pages'
+        // clearing.
+        var spare = [[Double]]()
         var steps = 0
         for iteration in 1...maxIterations {
             // Two-loop recursion: direction = −H·g.
-            direction = gradient
+            FixedOrderVector.copy(gradient, into: &direction)
             for k in stride(from: s.count - 1, through: 0, by: -1) {
                 alpha[k] = rho[k] * dot(s[k], direction)
                 axpy(-alpha[k], y[k], &direction)
@@ -59,8 +63,9 @@ struct LBFGS {
             scale(&direction, -1)
             var slope = dot(gradient, direction)
             if slope >= 0 {   // not a descent direction: restart from steepest descent
+                spare += s + y
                 s.removeAll(); y.removeAll(); rho.removeAll()
-                direction = gradient
+                FixedOrderVector.copy(gradient, into: &direction)
                 scale(&direction, -1 / max(dot(gradient, gradient).squareRoot(), 1e-12))
                 slope = dot(gradient, direction)
             }
@@ -69,21 +74,23 @@ struct LBFGS {
             var newF = f
             var accepted = false
             for _ in 0..<30 {
-                candidate = x
-                axpy(step, direction, &candidate)
+                FixedOrderVector.sum(x, step, direction, into: &candidate)
                 newF = objective(candidate, &candidateGradient)
                 if newF.isFinite && newF <= f + 1e-4 * step * slope { accepted = true; break }
                 step *= 0.5
             }
             guard accepted else { return Report(iterations: iteration, objective: f, converged: true, steps: steps) }
             steps += 1
-            var sk = candidate, yk = candidateGradient
-            axpy(-1, x, &sk)
-            axpy(-1, gradient, &yk)
+            var sk = spare.popLast() ?? [Double](repeating: 0, count: n)
+            var yk = spare.popLast() ?? [Double](repeating: 0, count: n)
+            FixedOrderVector.sum(candidate, -1, x, into: &sk)
+            FixedOrderVector.sum(candidateGradient, -1, gradient, into: &yk)
             let sy = dot(sk, yk)
             if sy > 1e-12 {
-                if s.count == memory { s.removeFirst(); y.removeFirst(); rho.removeFirst() }
+                if s.count == memory { spare += [s.removeFirst(), y.removeFirst()]; rho.removeFirst() }
                 s.append(sk); y.append(yk); rho.append(1 / sy)
+            } else {
+                spare += [sk, yk]
             }
             swap(&x, &candidate)
             swap(&gradient, &candidateGradient)

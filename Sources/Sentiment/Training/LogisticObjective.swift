@@ -10,7 +10,7 @@ import Darwin
 /// Parameters, one flat vector: `[sparse buckets×3 | dense d×3 | bias 3]`.
 /// Objective: `Σ_i w_i·(−log p_i[y_i]) / Σ_i w_i  +  (l2/2)·‖θ without biases‖²`.
 /// The gradient is computed in `gradientBlocks` blocks of the rows, in
-/// parallel, each into its own buffer of Float sums, and the blocks are added
+/// parallel, each into Float sums of its own (`GradientBuffers`), and the blocks are added
 /// in order. The split decides the last bits of the sums, and so of the
 /// trained weights: it is fixed, not the number of cores, so that a training
 /// writes the same weights on any machine and with any `--threads` (with the
@@ -60,6 +60,20 @@ struct LogisticObjective: @unchecked Sendable {
     var denseOffset: Int { 3 * buckets }
     var biasOffset: Int { 3 * buckets + 3 * DenseFeature.count }
 
+    /// Whether parameter `k` can move in a fit: biases and dense weights
+    /// always, a sparse bucket's weights when one of the rows hashes a feature
+    /// to it (any other keeps its zero weight: its gradient is l2·0).
+    func movableParameters() -> (Int) -> Bool {
+        var hit = [Bool](repeating: false, count: buckets)
+        set.indices.withUnsafeBufferPointer { indices in
+            for i in rows {
+                for k in set.rowStart[i]..<set.rowStart[i + 1] { hit[Int(indices[k])] = true }
+            }
+        }
+        let denseOffset = denseOffset
+        return { k in k >= denseOffset || hit[k / 3] }
+    }
+
     /// The weights of the unscaled sparse features that `theta` amounts to:
     /// θ's sparse part times each bucket's scale (θ itself without a scale).
     /// Scoring unscaled features with them gives the scores this objective
@@ -71,15 +85,23 @@ struct LogisticObjective: @unchecked Sendable {
     /// The three scores of row `i` under parameters `theta` (Double or Float).
     @inline(__always)
     func logits<T: BinaryFloatingPoint>(row i: Int, theta: UnsafePointer<T>) -> (Double, Double, Double) {
+        logits(row: i, theta: theta, sparse: theta, stride: 3)
+    }
+
+    /// The three scores of row `i`, bucket b's weights read at
+    /// `sparse[stride·b …]` and the dense weights and biases from `theta`.
+    @inline(__always)
+    private func logits<T: BinaryFloatingPoint>(row i: Int, theta: UnsafePointer<T>, sparse: UnsafePointer<T>,
+                                                stride: Int) -> (Double, Double, Double) {
         var z0 = Double(theta[biasOffset]), z1 = Double(theta[biasOffset + 1]), z2 = Double(theta[biasOffset + 2])
         set.indices.withUnsafeBufferPointer { indices in
             values.withUnsafeBufferPointer { values in
                 for k in set.rowStart[i]..<set.rowStart[i + 1] {
-                    let base = 3 * Int(indices[k])
+                    let base = stride * Int(indices[k])
                     let v = Double(values[k])
-                    z0 += v * Double(theta[base])
-                    z1 += v * Double(theta[base + 1])
-                    z2 += v * Double(theta[base + 2])
+                    z0 += v * Double(sparse[base])
+                    z1 += v * Double(sparse[base + 1])
+                    z2 += v * Double(sparse[base + 2])
                 }
             }
         }
@@ -96,28 +118,51 @@ struct LogisticObjective: @unchecked Sendable {
         return (z0, z1, z2)
     }
 
+    /// Blocks of rows whose gradients are summed apart for these rows.
+    var gradientChunks: Int { max(1, min(Self.gradientBlocks, rows.count / 256 + 1)) }
+
+    /// Buffers for `evaluate`, to be kept from one call to the next (one
+    /// call at a time).
+    func makeBuffers() -> GradientBuffers {
+        GradientBuffers(buckets: buckets, parameters: parameterCount, blocks: gradientChunks)
+    }
+
     /// The objective at `theta`; its gradient is written to `gradient`.
-    func evaluate(_ theta: [Double], gradient: inout [Double]) -> Double {
-        let chunks = max(1, min(Self.gradientBlocks, rows.count / 256 + 1))
+    /// `buffers` (from `makeBuffers()`) spares each call its own.
+    func evaluate(_ theta: [Double], gradient: inout [Double], buffers: GradientBuffers? = nil) -> Double {
+        let chunks = gradientChunks
+        let buffers = buffers ?? makeBuffers()
+        precondition(buffers.blocks.count == chunks && buffers.weights.count == parameterCount)
         // The passes over the data read and write the parameters at random: in
         // Float they take half the memory traffic. Sums stay in Double.
-        let thetaFloat = theta.map { Float($0) }
-        let parts = ParallelSlots<(gradient: [Float], loss: Double, weight: Double)>.run(chunks) { chunk in
+        buffers.weights.withUnsafeMutableBufferPointer { weights in
+            for k in 0..<parameterCount { weights[k] = Float(theta[k]) }
+        }
+        let denseCount = parameterCount - denseOffset
+        let parts = ParallelSlots<(dense: [Float], loss: Double, weight: Double)>.run(chunks) { chunk in
             let range = (rows.count * chunk / chunks)..<(rows.count * (chunk + 1) / chunks)
-            var partial = [Float](repeating: 0, count: parameterCount)
-            let (loss, weight) = thetaFloat.withUnsafeBufferPointer { theta in
-                partial.withUnsafeMutableBufferPointer { g in
-                    accumulate(rows[range], theta: theta.baseAddress!, gradient: g.baseAddress!)
+            buffers.load(block: chunk)
+            var dense = [Float](repeating: 0, count: denseCount)
+            let (loss, weight) = buffers.weights.withUnsafeBufferPointer { theta in
+                dense.withUnsafeMutableBufferPointer { dense in
+                    accumulate(rows[range], theta: theta.baseAddress!, block: buffers.blocks[chunk], dense: dense.baseAddress!)
                 }
             }
-            return (partial, loss, weight)
+            return (dense, loss, weight)
         }
         let totalWeight = max(parts.reduce(0) { $0 + $1.weight }, 1e-300)
         var loss = parts.reduce(0) { $0 + $1.loss } / totalWeight
-        gradient = parts[0].gradient.map { Double($0) }
-        for part in parts.dropFirst() {
-            part.gradient.withUnsafeBufferPointer { g in
-                for k in 0..<parameterCount { gradient[k] += Double(g[k]) }
+        if gradient.count != parameterCount { gradient = [Double](repeating: 0, count: parameterCount) }
+        gradient.withUnsafeMutableBufferPointer { gradient in
+            for k in 0..<denseOffset {
+                var sum = Double(buffers.sum(block: 0, parameter: k))
+                for chunk in 1..<max(chunks, 1) { sum += Double(buffers.sum(block: chunk, parameter: k)) }
+                gradient[k] = sum
+            }
+            for k in denseOffset..<parameterCount {
+                var sum = Double(parts[0].dense[k - denseOffset])
+                for part in parts.dropFirst() { sum += Double(part.dense[k - denseOffset]) }
+                gradient[k] = sum
             }
         }
         let scale = 1 / totalWeight
@@ -131,13 +176,17 @@ struct LogisticObjective: @unchecked Sendable {
         return loss
     }
 
-    /// Adds the weighted loss gradient of `rows` to `gradient`; returns the
-    /// weighted loss and the total weight.
-    private func accumulate(_ rows: ArraySlice<Int>, theta: UnsafePointer<Float>, gradient: UnsafeMutablePointer<Float>) -> (Double, Double) {
+    /// Adds the weighted loss gradient of `rows` to `block`'s sums (sparse
+    /// buckets, laid out as `GradientBuffers` lays them) and to `dense` (the
+    /// dense weights', then the biases'); returns the weighted loss and the
+    /// total weight.
+    private func accumulate(_ rows: ArraySlice<Int>, theta: UnsafePointer<Float>, block: UnsafeMutablePointer<Float>,
+                            dense gradient: UnsafeMutablePointer<Float>) -> (Double, Double) {
         var loss = 0.0, totalWeight = 0.0
         let d = DenseFeature.count
+        let stride = GradientBuffers.stride, sums = GradientBuffers.sumsOffset
         for i in rows {
-            let (z0, z1, z2) = logits(row: i, theta: theta)
+            let (z0, z1, z2) = logits(row: i, theta: theta, sparse: block, stride: stride)
             let top = max(z0, z1, z2)
             let e0 = exp(z0 - top), e1 = exp(z1 - top), e2 = exp(z2 - top)
             let sum = e0 + e1 + e2
@@ -150,24 +199,24 @@ struct LogisticObjective: @unchecked Sendable {
             set.indices.withUnsafeBufferPointer { indices in
                 values.withUnsafeBufferPointer { values in
                     for k in set.rowStart[i]..<set.rowStart[i + 1] {
-                        let base = 3 * Int(indices[k])
+                        let base = stride * Int(indices[k]) + sums
                         let v = values[k]
-                        gradient[base] += v * g0
-                        gradient[base + 1] += v * g1
-                        gradient[base + 2] += v * g2
+                        block[base] += v * g0
+                        block[base + 1] += v * g1
+                        block[base + 2] += v * g2
                     }
                 }
             }
             for j in 0..<d {
                 let x = set.dense[i * d + j]
-                let base = denseOffset + 3 * j
+                let base = 3 * j
                 gradient[base] += x * g0
                 gradient[base + 1] += x * g1
                 gradient[base + 2] += x * g2
             }
-            gradient[biasOffset] += g0
-            gradient[biasOffset + 1] += g1
-            gradient[biasOffset + 2] += g2
+            gradient[3 * d] += g0
+            gradient[3 * d + 1] += g1
+            gradient[3 * d + 2] += g2
         }
         return (loss, totalWeight)
     }

@@ -298,10 +298,12 @@ public struct Trainer: Sendable {
     /// between its gradients run on one core, so two fits on two cores finish
     /// sooner than one after the other), no more than there are fits, and no more
     /// than half the memory holds (a fit holds L-BFGS's 2·10 correction vectors
-    /// and about eight more of the parameters' size, and its scaled copy of the
-    /// sparse values).
+    /// and about twelve more of the parameters' size, counting the objective's
+    /// `GradientBuffers`, and its scaled copy of the sparse values: at most,
+    /// since L-BFGS's vectors hold only the parameters the fit's rows reach,
+    /// `PackedParameters`).
     static func fitsAtOnce(threads: Int, fits: Int, parameters: Int, nonzeros: Int, memory: UInt64) -> Int {
-        let bytesPerFit = UInt64(parameters) * UInt64(8 * (2 * LBFGS().memory + 8) + 12) + UInt64(nonzeros) * 4
+        let bytesPerFit = UInt64(parameters) * UInt64(8 * (2 * LBFGS().memory + 12) + 12) + UInt64(nonzeros) * 4
         let byMemory = Int(min(memory / 2 / max(bytesPerFit, 1), UInt64(Int.max)))
         return max(1, min(threads, fits, byMemory))
     }
@@ -325,14 +327,24 @@ public struct Trainer: Sendable {
     /// - Throws: `TrainingError.diverged` when the loss or a weight ends up NaN
     ///   or infinite, `TrainingError.stalled` when no step lowered the loss.
     private func fit(_ objective: LogisticObjective, name: String) throws(TrainingError) -> ([Double], LBFGS.Report) {
+        // L-BFGS moves only the parameters the rows reach (`PackedParameters`);
+        // the objective reads and writes the full vectors.
+        let packing = PackedParameters(count: objective.parameterCount, keeps: objective.movableParameters())
+        var packed = [Double](repeating: 0, count: packing.packedCount)
         var theta = [Double](repeating: 0, count: objective.parameterCount)
+        var fullGradient = [Double](repeating: 0, count: objective.parameterCount)
+        let buffers = objective.makeBuffers()
         let optimizer = LBFGS(maxIterations: options.maxIterations, tolerance: options.tolerance)
         var evaluations = 0
         let started = DispatchTime.now().uptimeNanoseconds
-        var report = optimizer.minimize(&theta) { x, gradient in
+        var report = optimizer.minimize(&packed) { x, gradient in
             evaluations += 1
-            return objective.evaluate(x, gradient: &gradient)
+            packing.unpack(x, into: &theta)
+            let loss = objective.evaluate(theta, gradient: &fullGradient, buffers: buffers)
+            packing.pack(fullGradient, into: &gradient)
+            return loss
         }
+        packing.unpack(packed, into: &theta)
         report.evaluations = evaluations
         report.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         guard report.objective.isFinite, theta.allSatisfy(\.isFinite) else {
