@@ -118,7 +118,8 @@ struct LogisticObjective: @unchecked Sendable {
         return (z0, z1, z2)
     }
 
-    /// Blocks of rows whose gradients are summed apart for these rows.
+    /// Blocks of rows whose gradients `evaluate` sums apart:
+    /// `gradientBlocks`, or one for fewer than 256 rows.
     var gradientChunks: Int { max(1, min(Self.gradientBlocks, rows.count / 256 + 1)) }
 
     /// Buffers for `evaluate`, to be kept from one call to the next (one
@@ -156,7 +157,7 @@ struct LogisticObjective: @unchecked Sendable {
         gradient.withUnsafeMutableBufferPointer { gradient in
             for k in 0..<denseOffset {
                 var sum = Double(buffers.sum(block: 0, parameter: k))
-                for chunk in 1..<max(chunks, 1) { sum += Double(buffers.sum(block: chunk, parameter: k)) }
+                for chunk in 1..<chunks { sum += Double(buffers.sum(block: chunk, parameter: k)) }
                 gradient[k] = sum
             }
             for k in denseOffset..<parameterCount {
