@@ -36,7 +36,6 @@ typedef struct ctk_facts {
     bool nonascii;     /* needs ICU */
     bool special;      /* an entity or a typographic apostrophe: needs the reader */
     bool elongated;    /* an ASCII letter 3+ times in a row */
-    bool invalid;      /* an invalid UTF-8 sequence */
 } ctk_facts;
 
 /* ------------------------------------------------------------------------- */
@@ -182,8 +181,9 @@ CTK_INLINE bool apostrophe_joins(const ctk_scanner *s, size_t j)
 /*
  * Scans a word from `i`: letters, digits and marks, with inner apostrophes
  * (followed by a letter) and, in non-Latin scripts, inner ZWJ/ZWNJ. Invalid
- * UTF-8 continues a word (flagged). A hashtag body takes underscores instead
- * of apostrophes and stops at invalid UTF-8.
+ * UTF-8 ends a word, as the U+FFFD symbol it is read as would ("sad" and a
+ * cut emoji are "sad" and U+FFFD, as in a Swift String). A hashtag body takes
+ * underscores instead of apostrophes.
  */
 static size_t scan_word(const ctk_scanner *s, size_t i, ctk_facts *f, bool hashtag)
 {
@@ -239,13 +239,7 @@ static size_t scan_word(const ctk_scanner *s, size_t i, ctk_facts *f, bool hasht
         uint32_t cp;
         bool invalid;
         size_t len = ctk__utf8_decode(src + i, n - i, &cp, &invalid);
-        if (invalid) {
-            if (hashtag) break;
-            f->invalid = true;
-            f->nonascii = true;
-            i += len;
-            continue;
-        }
+        if (invalid) break;
         if (ctk__is_apostrophe(cp)) {
             if (hashtag || !apostrophe_joins(s, i + len)) break;
             f->special = true;
@@ -316,7 +310,6 @@ static size_t produce_word(ctk_scanner *s, ctk_kind kind, size_t src_start, size
     unsigned flags = 0;
     if (s->el_hit) flags |= CTK_FLAG_ELONGATED;
     if (f->letters >= 2 && f->upper == f->letters) flags |= CTK_FLAG_ALLCAPS;
-    if (f->invalid) flags |= CTK_FLAG_INVALID;
     s->el_on = false;
     s->stats->latin_letters += f->letters - f->other;
     s->stats->other_letters += f->other;
@@ -389,8 +382,8 @@ CTK_INLINE size_t word_body(ctk_scanner *s, size_t i)
             uint32_t cp;
             bool invalid;
             ctk__utf8_decode(src + j, n - j, &cp, &invalid);
-            if (invalid || ctk__is_apostrophe(cp) || cp == 0x200C || cp == 0x200D ||
-                (ctk__uclass(cp) & CTK_U_WORD))
+            if (!invalid && (ctk__is_apostrophe(cp) || cp == 0x200C || cp == 0x200D ||
+                             (ctk__uclass(cp) & CTK_U_WORD)))
                 return word_general(s, i);
         } else if ((b == '&' && (s->options & CTK_OPT_ENTITIES)) ||
                    (b == '\'' && j + 1 < n && src[j + 1] >= 0x80)) {

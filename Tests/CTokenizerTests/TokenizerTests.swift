@@ -36,13 +36,55 @@ struct TokenizerTests {
         }
     }
 
-    @Test("An invalid byte inside a word stays in the word and flags it")
+    @Test("An invalid byte inside a word ends the word and is a U+FFFD symbol of its own")
     func invalidInsideWord() throws {
         // "café" in Latin-1, then valid text.
-        let result = tokenize(Array("caf".utf8) + [0xE9] + Array(" au lait".utf8))
-        try #require(result.code == CTK_OK)
-        #expect(result.list.map(\.description) == ["word:caf\u{FFFD}[invalid]", "word:au", "word:lait"])
-        #expect(result.stats.invalid_sequences == 1)
+        let latin1 = tokenize(Array("caf".utf8) + [0xE9] + Array(" au lait".utf8))
+        try #require(latin1.code == CTK_OK)
+        #expect(latin1.list.map(\.description) == ["word:caf", "symbol:\u{FFFD}[invalid]", "word:au", "word:lait"])
+        #expect(latin1.stats.invalid_sequences == 1)
+        // A tweet cut in the middle of an emoji keeps its last word.
+        let cut = tokenize(Array("so sad".utf8) + [0xF0, 0x9F, 0x98])
+        #expect(cut.list.map(\.description) == ["word:so", "word:sad", "symbol:\u{FFFD}[invalid]"])
+        let inside = tokenize(Array("gre".utf8) + [0x80] + Array("at ñu".utf8) + [0xFF] + Array("x".utf8))
+        #expect(inside.list.map(\.description) == [
+            "word:gre", "symbol:\u{FFFD}[invalid]", "word:at", "word:ñu", "symbol:\u{FFFD}[invalid]", "word:x",
+        ])
+    }
+
+    @Test("Bytes with invalid UTF-8 give the tokens of the text a Swift String reads from them, U+FFFD for each bad sequence")
+    func invalidReadsAsSwiftString() throws {
+        // Pieces of tweets, and bad sequences to put between them or inside them.
+        let pieces = ["great", "sad", "café", "can't", "#nice", "#tag_1", "@user", "123", "1st", ":)", ":-(", "😀", "❤️",
+                      "👍🏽", "http://t.co/ab", "www.x.com", "!!!", "?!", "...", "soooo", "NOT", "&amp;", "l'été", "ДА",
+                      "नमस्ते", " ", " ", ",", "'", "’", "_", "-", "\u{FFFD}"]
+        let bad: [[UInt8]] = [[0xE9], [0x80], [0xFF], [0xF0, 0x9F, 0x98], [0xE2, 0x82], [0xC0, 0xAF], [0xED, 0xA0, 0x80]]
+        var generator = SplitMix64(seed: 2026)
+        for _ in 0..<3000 {
+            var bytes: [UInt8] = []
+            for _ in 0..<Int.random(in: 1...8, using: &generator) {
+                if Int.random(in: 0..<3, using: &generator) == 0 {
+                    bytes += bad.randomElement(using: &generator)!
+                } else {
+                    let piece = Array(pieces.randomElement(using: &generator)!.utf8)
+                    // Sometimes a bad sequence cuts the piece itself.
+                    if piece.count > 1, Int.random(in: 0..<4, using: &generator) == 0 {
+                        let cut = Int.random(in: 1..<piece.count, using: &generator)
+                        bytes += piece[..<cut] + bad.randomElement(using: &generator)! + piece[cut...]
+                    } else {
+                        bytes += piece
+                    }
+                }
+            }
+            let raw = tokenize(bytes)
+            let read = tokenize(String(decoding: bytes, as: UTF8.self))
+            // Alike but for the flag that says a U+FFFD came from bad bytes.
+            let others = ~UInt16(CTK_FLAG_INVALID)
+            let rawTokens = raw.list.map { "\($0.kind):\($0.text):\($0.flags & others):\($0.raw.hash)" }
+            let readTokens = read.list.map { "\($0.kind):\($0.text):\($0.flags & others):\($0.raw.hash)" }
+            #expect(rawTokens == readTokens, "\(bytes): \(raw.list) against \(read.list)")
+            if rawTokens != readTokens { break }
+        }
     }
 
     @Test("Invalid arguments are rejected")

@@ -145,6 +145,21 @@ struct ClassifyCommandTests {
         #expect(records[0]["label"] as? String == "positive")
     }
 
+    @Test("Bad bytes score as the U+FFFD they are read as: a tweet cut inside an emoji keeps its last word")
+    func invalidBytesScoreAsReplacement() async throws {
+        let bad: [UInt8] = Array("so sad".utf8) + [0xF0, 0x9F, 0x98] + Array("\ncaf".utf8) + [0xE9] + Array(" was great\n".utf8)
+        let run = try await SentimentExecutable.run(["classify"], input: Data(bad))
+        let replaced = try await classify([], input: "so sad\u{FFFD}\ncaf\u{FFFD} was great\n")
+        let records = try run.records(), expected = try replaced.records()
+        try #require(records.count == 2 && expected.count == 2)
+        for (record, want) in zip(records, expected) {
+            #expect(record["warning"] as? String == "invalid UTF-8")
+            #expect(record["label"] as? String == want["label"] as? String)
+            #expect(record["probabilities"] as? [String: Double] == want["probabilities"] as? [String: Double])
+        }
+        #expect(records.map { $0["label"] as? String } == ["negative", "positive"])
+    }
+
     @Test("A JSON text with a lone surrogate escape is classified with a warning, in every format", arguments: ["jsonl", "tsv"])
     func loneSurrogate(format: String) async throws {
         // What a tool that cuts tweets at 140 UTF-16 units leaves of an emoji at the end.
@@ -367,6 +382,7 @@ struct ClassifyCommandTests {
         #expect(malformed.status == 65)
         #expect(malformed.stderr.contains("manifest.json"))
         #expect(malformed.stderr.split(separator: "\n").count == 1)
+
     }
 
     @Test("Usage errors exit 64", arguments: [

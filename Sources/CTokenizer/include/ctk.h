@@ -75,7 +75,7 @@ typedef enum ctk_kind {
 #define CTK_FLAG_NEGATOR   (1u << 3)
 /** A punctuation run of 2+ characters ("!!", "?!"). */
 #define CTK_FLAG_EMPHASIS  (1u << 4)
-/** The token contained an invalid UTF-8 sequence (replaced by U+FFFD). */
+/** The token is an invalid UTF-8 sequence, read as a U+FFFD symbol (which ends a word, as a valid U+FFFD does). */
 #define CTK_FLAG_INVALID   (1u << 5)
 
 /* ------------------------------------------------------------------------- */

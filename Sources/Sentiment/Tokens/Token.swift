@@ -35,7 +35,7 @@ public struct Token: Sendable, Hashable {
         public static let negator = Flags(rawValue: UInt16(CTK_FLAG_NEGATOR))
         /// A punctuation run of 2+ characters ("!!").
         public static let emphasis = Flags(rawValue: UInt16(CTK_FLAG_EMPHASIS))
-        /// Held an invalid UTF-8 sequence.
+        /// An invalid UTF-8 sequence, read as a U+FFFD symbol.
         public static let invalid = Flags(rawValue: UInt16(CTK_FLAG_INVALID))
     }
 
