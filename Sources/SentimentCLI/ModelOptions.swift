@@ -24,7 +24,7 @@ struct ModelOptions: ParsableArguments {
 
     /// Loads the chosen model: `--model DIR`, otherwise `SentimentModel.loadDefault()`.
     ///
-    /// - Throws: `ExitCode.noInput` (66) when the model is missing and
+    /// - Throws: `ExitCode.noInput` (66) when the model is missing or unreadable and
     ///   `ExitCode.dataError` (65) when it is malformed, after printing a
     ///   one-line error that names the file to standard error.
     func loadModel() throws -> SentimentModel {

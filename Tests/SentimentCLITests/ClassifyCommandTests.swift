@@ -383,6 +383,13 @@ struct ClassifyCommandTests {
         #expect(malformed.stderr.contains("manifest.json"))
         #expect(malformed.stderr.split(separator: "\n").count == 1)
 
+        // A manifest whose read fails (for root too: the process's memory at address 0) is unreadable: 66.
+        try FileManager.default.removeItem(at: directory.appendingPathComponent("manifest.json"))
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("manifest.json").path,
+                                                   withDestinationPath: "/proc/self/mem")
+        let unreadable = try await classify(["--model", directory.path], input: "hello\n")
+        #expect(unreadable.status == 66)
+        #expect(unreadable.stderr.contains("manifest.json: cannot read: Input/output error"), "\(unreadable.stderr)")
     }
 
     @Test("Usage errors exit 64", arguments: [

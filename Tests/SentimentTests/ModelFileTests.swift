@@ -309,6 +309,60 @@ struct ModelFileTests {
         }
     }
 
+    @Test("A manifest number that does not fit its field is named as such, not as JSON that is not valid")
+    func outOfRangeNumberIsNamed() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        _ = try Fixtures.smallModel().save(to: directory)
+        let url = directory.appendingPathComponent("manifest.json")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let seed = try #require(text.range(of: #""hashSeed" : [0-9]+"#, options: .regularExpression))
+        try text.replacingCharacters(in: seed, with: #""hashSeed" : -5"#).write(to: url, atomically: true, encoding: .utf8)
+        #expect {
+            try SentimentModel.load(from: directory)
+        } throws: { error in
+            guard case .malformedManifest(_, let reason)? = error as? ModelError else { return false }
+            return reason.hasPrefix("a number does not fit its field") && !reason.contains("not valid JSON")
+        }
+    }
+
+    @Test("A temperature so small that scores would overflow, or an offset beyond a Float, is refused on loading",
+          arguments: [1e-40, 1e-4, 2000, .infinity])
+    func temperatureOutOfRangeIsRefused(temperature: Double) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        let model = try Fixtures.smallModel()
+        var manifest = model.manifest
+        manifest.decision.temperature = temperature.isFinite ? temperature : 1
+        if !temperature.isFinite { manifest.decision.classOffsets[1] = 1e300 }
+        let data = try JSONEncoder().encode(manifest)
+        _ = try model.save(to: directory)
+        try data.write(to: directory.appendingPathComponent("manifest.json"))
+        #expect {
+            try SentimentModel.load(from: directory)
+        } throws: { error in
+            guard case .malformedManifest(_, let reason)? = error as? ModelError else { return false }
+            return reason.contains("temperature from 0.001 to 1000")
+        }
+    }
+
+    @Test("A model file whose read fails counts as missing, with the system's reason for it")
+    func unreadableFileIsMissing() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        _ = try Fixtures.smallModel().save(to: directory)
+        // A regular file whose read fails even for root: the reading process's memory at address 0.
+        let manifest = directory.appendingPathComponent("manifest.json")
+        try FileManager.default.removeItem(at: manifest)
+        try FileManager.default.createSymbolicLink(atPath: manifest.path, withDestinationPath: "/proc/self/mem")
+        #expect {
+            try SentimentModel.load(from: directory)
+        } throws: { error in
+            guard let error = error as? ModelError, case .unreadable(_, let reason) = error else { return false }
+            return error.isMissing && reason == "Input/output error"
+        }
+    }
+
     @Test("A manifest of a newer format version is refused")
     func newerFormatVersionIsRefused() throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -15,6 +15,12 @@ enum ModelDirectory {
         let manifest: ModelManifest
         do {
             manifest = try JSONDecoder().decode(ModelManifest.self, from: manifestData)
+        } catch DecodingError.dataCorrupted(let context)
+            where context.codingPath.isEmpty && (try? JSONSerialization.jsonObject(with: manifestData)) != nil {
+            // Foundation's decoder says "not valid JSON", naming no key, for a number
+            // that does not fit its field (a negative seed, a fraction for options).
+            throw .malformedManifest(path: manifestURL.path, reason: "a number does not fit its field "
+                + "(a negative or fractional seed, option or size, or one too large); the JSON itself is valid")
         } catch {
             throw .malformedManifest(path: manifestURL.path, reason: describe(error))
         }
@@ -31,10 +37,12 @@ enum ModelDirectory {
         if let problem = manifest.denseRange?.problem {
             throw .malformedManifest(path: manifestURL.path, reason: problem)
         }
-        guard manifest.decision.classOffsets.count == 3, manifest.decision.temperature > 0,
-              manifest.decision.temperature.isFinite, manifest.decision.classOffsets.allSatisfy(\.isFinite)
+        // Scores are divided by the temperature and offset in Float: a temperature
+        // near 0 would overflow them to infinity and the probabilities to NaN.
+        guard manifest.decision.classOffsets.count == 3, ModelManifest.DecisionRule.temperatureRange.contains(manifest.decision.temperature),
+              manifest.decision.classOffsets.allSatisfy({ Float($0).isFinite })
         else {
-            throw .malformedManifest(path: manifestURL.path, reason: "decision needs a positive temperature and three finite class offsets")
+            throw .malformedManifest(path: manifestURL.path, reason: "decision needs a temperature from 0.001 to 1000 and three finite class offsets")
         }
         do { try manifest.features.validate() } catch {
             throw .malformedManifest(path: manifestURL.path, reason: error.description)
@@ -164,6 +172,12 @@ enum ModelDirectory {
         do {
             return try Data(contentsOf: url, options: .mappedIfSafe)
         } catch {
+            // Foundation's own text ("You don't have permission") says less than the system's.
+            // On Linux the underlying error casts to `Error`, not straight to `NSError`.
+            let underlying = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+            if let underlying, underlying.domain == NSPOSIXErrorDomain {
+                throw .unreadable(path: url.path, reason: String(cString: strerror(Int32(underlying.code))))
+            }
             throw .unreadable(path: url.path, reason: describe(error))
         }
     }

@@ -23,11 +23,14 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Writing the model failed.
     case writeFailed(path: String, reason: String)
 
-    /// Whether the model is absent (rather than present but bad): the CLI exits
-    /// 66 for this and 65 for the rest.
+    /// Whether a file of the model could not be read at all, missing or
+    /// unreadable (rather than read and found bad): the CLI exits 66 for these
+    /// and 65 for the rest.
     public var isMissing: Bool {
-        if case .missing = self { return true }
-        return false
+        switch self {
+        case .missing, .unreadable: true
+        default: false
+        }
     }
 
     public var description: String {

@@ -81,6 +81,9 @@ public struct ModelManifest: Sendable, Hashable, Codable {
 
         /// Plain argmax of the probabilities.
         public static let argmax = DecisionRule(temperature: 1, classOffsets: [0, 0, 0])
+
+        /// The temperatures a model file may hold (`train` fits one in ¼…4).
+        public static let temperatureRange: ClosedRange<Double> = 0.001...1000
     }
 
     /// What the model was trained on and how.
