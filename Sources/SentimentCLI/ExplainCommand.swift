@@ -10,11 +10,11 @@ struct ExplainCommand: ParsableCommand {
         discussion: """
             TEXT `-` reads the text from standard input, all of it (one final line \
             break dropped): for texts too long or awkward for an argument. A text \
-            may start with a dash ("-1 for this hotel", "-_-"); one that is also an \
-            option's name goes after `--` (sentiment explain -- "--help").
+            may start with dashes ("-1 for this hotel", "-_-", "--- wow ---"); one \
+            that is also an option's name goes after `--` (sentiment explain -- "--help").
 
             Exit status: 0 success; 64 usage error (an empty text, --limit below 1); \
-            65 a malformed model; 66 a missing model, or standard input closed or \
+            65 a malformed model; 66 a missing or unreadable model, or standard input closed or \
             unreadable; 74 standard output is closed or cannot be written (a full disk).
 
             Examples:

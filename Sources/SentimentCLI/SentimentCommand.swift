@@ -35,15 +35,17 @@ struct SentimentCommand: AsyncParsableCommand {
     )
 
     /// Runs the command line, refusing `help` with a topic that names no
-    /// subcommand (exit 64) instead of showing the root help.
+    /// subcommand (exit 64) instead of showing the root help, and reading an
+    /// `explain` text that starts with "---" as a text.
     static func main() async {
         // A reader that goes away (`| head`) makes write(2) fail with EPIPE,
         // which ends a command quietly (`StandardStreams.write`, the classify
         // pipeline), instead of SIGPIPE killing the process (status 141).
         signal(SIGPIPE, SIG_IGN)
-        if let word = HelpTopic.unknownWord(in: Array(CommandLine.arguments.dropFirst()), root: Self.self) {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let word = HelpTopic.unknownWord(in: arguments, root: Self.self) {
             exit(withError: ValidationError("no command named '\(word)'; 'sentiment --help' lists them"))
         }
-        await main(nil)
+        await main(DashLedText.separated(arguments))
     }
 }

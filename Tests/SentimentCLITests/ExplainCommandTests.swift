@@ -86,7 +86,7 @@ struct ExplainCommandTests {
 
     @Test("A text that starts with a dash is explained, not read as options", arguments: [
         ["-1 for this hotel"], ["-5 stars, worst service ever", "--limit", "3"], ["-_-"], ["--limit", "2", "-_- so tired"],
-        ["--", "--help"],
+        ["--", "--help"], ["--- great ---"], ["---"], ["--limit", "2", "--- so tired"], ["--", "--- ok"],
     ])
     func dashLedText(arguments: [String]) async throws {
         let run = try await explain(arguments)
@@ -94,6 +94,15 @@ struct ExplainCommandTests {
         let text = arguments.first { $0 != "--" && $0 != "--limit" && $0 != "2" && $0 != "3" }!
         #expect(run.output.hasPrefix("text      \(text)\n"), "\(run.output)")
         #expect(!run.output.contains("USAGE"))
+    }
+
+    @Test("A text led by three dashes gets a -- before it; a -- already given or an option's value is left alone")
+    func separatingDashLedText() {
+        #expect(DashLedText.separated(["explain", "--- a"]) == ["explain", "--", "--- a"])
+        #expect(DashLedText.separated(["explain", "--limit", "2", "---"]) == ["explain", "--limit", "2", "--", "---"])
+        #expect(DashLedText.separated(["explain", "--", "--- a"]) == ["explain", "--", "--- a"])
+        #expect(DashLedText.separated(["explain", "--model", "---m", "ok"]) == ["explain", "--model", "---m", "ok"])
+        #expect(DashLedText.separated(["classify", "---"]) == ["classify", "---"])
     }
 
     @Test("No text, two texts or a mistyped option beside the text is a usage error that says what to do", arguments: [
@@ -175,6 +184,14 @@ struct ExplainCommandTests {
         #expect(invalid.status == 0, "\(invalid.stderr)")
         #expect(invalid.stderr.contains("warning: the text is not valid UTF-8; invalid bytes are read as U+FFFD"), "\(invalid.stderr)")
         #expect(invalid.outputLines.first == "text      caf\u{FFFD} is great")
+
+        // The label and probabilities are those classify gives the same bytes.
+        let classified = try await SentimentExecutable.run(["classify"], input: Data("caf".utf8) + Data([0xE9]) + Data(" is great\n".utf8))
+        let record = try #require(classified.records().first)
+        let probabilities = try #require(record["probabilities"] as? [String: Double])
+        let label = try #require(record["label"] as? String)
+        #expect(invalid.outputLines.contains { $0.hasPrefix("label     \(label)  (negative \(String(format: "%.4f", probabilities["negative"]!))") },
+                "\(invalid.output) against \(record)")
 
         let replacement = try await SentimentExecutable.run(["explain", "caf\u{FFFD} is great"])
         #expect(replacement.status == 0, "\(replacement.stderr)")

@@ -1,0 +1,1 @@
+../../../Sources/SentimentCLI/DashLedText.swift
