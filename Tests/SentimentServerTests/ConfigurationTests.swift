@@ -67,6 +67,32 @@ struct ConfigurationTests {
         }
     }
 
+    @Test("An API key from the environment loses the whitespace and newline at its ends, as a key file's last newline")
+    func environmentAPIKeyIsTrimmed() throws {
+        for given in ["s3cret\n", " s3cret", "\ts3cret \r\n"] {
+            let configuration = try ServerConfiguration.resolve(
+                flags: .init(host: "0.0.0.0", databasePath: "/tmp/x.sqlite"), environment: ["SENTIMENT_API_KEY": given])
+            #expect(configuration.apiKey == "s3cret")
+            try configuration.validate()
+        }
+        let blank = try ServerConfiguration.resolve(flags: .init(databasePath: "/tmp/x.sqlite"), environment: ["SENTIMENT_API_KEY": " \n"])
+        #expect(throws: ConfigurationError.invalidValue(name: "SENTIMENT_API_KEY", value: " \n", expected: "a key that is not blank")) {
+            try blank.validate()
+        }
+    }
+
+    @Test("An API key set with whitespace at either end is refused: no trimmed header could present it")
+    func untrimmedAPIKeyIsRefused() throws {
+        for key in ["s3cret\n", " s3cret"] {
+            let configuration = ServerConfiguration(profile: .prod, host: "0.0.0.0", databasePath: "/tmp/x.sqlite", apiKey: key)
+            #expect(throws: ConfigurationError.invalidValue(
+                name: "SENTIMENT_API_KEY", value: key, expected: "a key without whitespace at either end")) {
+                try configuration.validate()
+            }
+        }
+        try ServerConfiguration(profile: .prod, host: "0.0.0.0", databasePath: "/tmp/x.sqlite", apiKey: "two words").validate()
+    }
+
     @Test("An https upstream on this machine is refused for being local, not for its scheme")
     func localHTTPSUpstreamSaysWhy() throws {
         let local = ServerConfiguration(profile: .prod, databasePath: "/tmp/x.sqlite", upstreamBaseURL: URL(string: "https://127.0.0.1")!)

@@ -56,7 +56,9 @@ public struct ServerConfiguration: Sendable {
     public var offline: Bool
     /// The key that write endpoints require (`Authorization: Bearer KEY` or
     /// `X-API-Key: KEY`). Required when ``host`` is not loopback; enforced
-    /// whenever it is set.
+    /// whenever it is set. `SENTIMENT_API_KEY` is read with whitespace and
+    /// newlines at either end trimmed, as a key file's last newline; a key set
+    /// here with them is refused by ``validate()``, since headers are trimmed.
     public var apiKey: String?
     /// The limits of `POST /v1/classify`.
     public var classifyLimits: ClassifyLimits
@@ -203,8 +205,15 @@ public struct ServerConfiguration: Sendable {
             upstreamBaseURL: upstream,
             bearerToken: BearerToken.resolve(environment: environment),
             offline: flags.offline,
-            apiKey: value(apiKeyEnvironmentVariable)
+            apiKey: value(apiKeyEnvironmentVariable).map(trimmedKey)
         )
+    }
+
+    /// A key with whitespace and newlines at either end trimmed; a blank one as
+    /// it is, for ``validate()`` to refuse.
+    private static func trimmedKey(_ key: String) -> String {
+        let trimmed = key.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.isEmpty ? key : trimmed
     }
 
     /// Whether ``host`` is a loopback address (`127.0.0.0/8`, `::1`, `localhost`).
@@ -245,6 +254,11 @@ public struct ServerConfiguration: Sendable {
         if let apiKey, !apiKey.isEmpty, apiKey.allSatisfy(\.isWhitespace) {
             // Header values are trimmed, so no request could ever present it.
             throw .invalidValue(name: Self.apiKeyEnvironmentVariable, value: apiKey, expected: "a key that is not blank")
+        }
+        if let apiKey, apiKey.first?.isWhitespace == true || apiKey.last?.isWhitespace == true {
+            // Nor one that starts or ends with whitespace (the environment's is trimmed).
+            throw .invalidValue(name: Self.apiKeyEnvironmentVariable, value: apiKey,
+                                expected: "a key without whitespace at either end")
         }
         if !listensOnLoopbackOnly, (apiKey ?? "").isEmpty {
             throw .apiKeyRequired(host: host)
