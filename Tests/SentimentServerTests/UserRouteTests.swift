@@ -155,6 +155,31 @@ struct UserRouteTests {
         }
     }
 
+    @Test("Cache hits count the page's tweets that had a stored classification, not the fetched tweets beyond the page")
+    func cacheHitsCountThePageAlone() async throws {
+        // X sends five tweets a page whatever the limit, as it does below its minimum of 5.
+        let upstream = try await FakeXServer.start { request, _ in
+            if request.path.hasPrefix("/2/users/by/username/") { return .respond(status: 200, body: XBodies.user()) }
+            return request.query["pagination_token"] == nil
+                ? .respond(status: 200, body: XBodies.tweets(16...20, next: "p2"))
+                : .respond(status: 200, body: XBodies.tweets(11...15, next: nil))
+        }
+        defer { Task { try await upstream.stop() } }
+        try await TestServer.with(upstream: upstream.baseURL) { server in
+            let first = try await server.request(.GET, "/v1/users/alice/tweets?limit=2").object()
+            #expect((first["tweets"] as? [[String: Any]])?.map { $0["id"] as? String } == ["20", "19"])
+            let cursor = try #require(first["next_cursor"] as? String)
+            // Page two shows 18 and 17, classified with page one's fetch, and fetches 11–15.
+            let second = try await server.request(.GET, "/v1/users/alice/tweets?limit=2&cursor=\(cursor)").object()
+            #expect((second["tweets"] as? [[String: Any]])?.map { $0["id"] as? String } == ["18", "17"])
+
+            let metrics = try await server.request(.GET, "/metrics").text
+            #expect(metrics.contains(#"sentiment_texts_classified_total{endpoint="timeline"} 10"#))
+            #expect(metrics.contains("sentiment_tweets_served_total 4"))
+            #expect(metrics.contains("sentiment_classification_cache_hits_total 2"))
+        }
+    }
+
     @Test("A wait for a rate-limit reset is counted as such, not as a retry")
     func rateLimitWaitsAreNotRetries() async throws {
         let upstream = try await FakeXServer.start { request, index in

@@ -27,8 +27,10 @@ struct ServiceTests {
             #expect(classifier.classifiedCount == 6)
             #expect(!first.isStale)
 
+            #expect(first.newlyClassified == 6)
             let second = try await service.timeline(username: "@ALICE")
             #expect(classifier.classifiedCount == 6)
+            #expect(second.newlyClassified == 0)
             #expect(second.tweets == first.tweets)
             #expect(second.tweets.map(\.theme) == [.happy, .sad, .neutral, .happy, .sad, .neutral])
         }
@@ -46,6 +48,7 @@ struct ServiceTests {
             let timeline = try await service.timeline(username: "alice")
             #expect(classifier.batches.map(\.count) == [5, 3])
             #expect(timeline.tweets.map(\.id) == tweets.map(\.id))
+            #expect(timeline.newlyClassified == 3)
         }
     }
 

@@ -2,8 +2,9 @@ import Sentiment
 import NIOConcurrencyHelpers
 import Tweets
 
-/// Wraps the model for one request and counts the texts it classifies, so
-/// the request can tell new classifications from stored ones (cache hits).
+/// Wraps the model for one request and counts the texts it classifies
+/// (`sentiment_texts_classified_total`): a timeline's count includes fetched
+/// tweets beyond the page shown.
 final class CountingClassifier: TweetClassifier, Sendable {
     let base: any TweetClassifier
     private let count = NIOLockedValueBox(0)

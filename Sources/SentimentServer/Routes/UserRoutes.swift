@@ -60,7 +60,8 @@ struct UserRoutes {
         let metrics = services.metrics
         metrics.recordClassified(counting.classified, endpoint: "timeline")
         metrics.tweetsServed.increment(by: timeline.tweets.count)
-        metrics.cacheHits.increment(by: max(0, timeline.tweets.count - counting.classified))
+        // Texts classified include fetched tweets beyond this page; hits count the page alone.
+        metrics.cacheHits.increment(by: timeline.tweets.count - timeline.newlyClassified)
         if timeline.isStale { metrics.staleAnswers.increment() }
         return try Self.json(timeline)
     }

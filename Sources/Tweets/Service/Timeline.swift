@@ -12,16 +12,22 @@ public struct Timeline: Sendable, Hashable, Codable {
     public var nextCursor: String?
     /// Why the source could not be reached, when the answer comes from the store alone.
     public var failure: TweetSourceFailure?
+    /// How many of ``tweets`` were classified for this answer; the others had
+    /// the model's classification stored (cache hits). Not part of the JSON: a
+    /// decoded timeline has 0.
+    public var newlyClassified: Int
 
     /// Whether the answer may be out of date: the source failed and the store answered.
     public var isStale: Bool { failure != nil }
 
     /// Creates a timeline.
-    public init(user: User, tweets: [ClassifiedTweet], nextCursor: String? = nil, failure: TweetSourceFailure? = nil) {
+    public init(user: User, tweets: [ClassifiedTweet], nextCursor: String? = nil, failure: TweetSourceFailure? = nil,
+                newlyClassified: Int = 0) {
         self.user = user
         self.tweets = tweets
         self.nextCursor = nextCursor
         self.failure = failure
+        self.newlyClassified = newlyClassified
     }
 
     enum CodingKeys: String, CodingKey {
@@ -46,5 +52,6 @@ public struct Timeline: Sendable, Hashable, Codable {
         tweets = try container.decode([ClassifiedTweet].self, forKey: .tweets)
         nextCursor = try container.decodeIfPresent(String.self, forKey: .nextCursor)
         failure = try container.decodeIfPresent(TweetSourceFailure.self, forKey: .failure)
+        newlyClassified = 0
     }
 }

@@ -181,7 +181,8 @@ public final class TweetService: Sendable {
         let next = more
             ? TimelineCursor(u: user.id, b: rows.last?.tweet.id ?? state?.b, t: sourceToken, x: sourceExhausted).encoded
             : nil
-        return Timeline(user: user, tweets: tweets, nextCursor: next, failure: failure)
+        return Timeline(user: user, tweets: tweets, nextCursor: next, failure: failure,
+                        newlyClassified: rows.count { $0.prediction == nil })
     }
 
     /// Throws ``TweetServiceError/invalidCursor`` unless `cursor` was made for
