@@ -74,6 +74,10 @@ def main():
     # offset passes its threshold max(negative + offset, neutral) - positive,
     # so one sweep over the sorted thresholds tries every positive offset.
     totals = [gold.count(c) for c in range(3)]
+
+    def recall_of(hits):
+        return sum(hits[c] / totals[c] for c in range(3)) / 3
+
     best = (0.0, 0.0, 0.0)
     for step in range(-150, 151):
         negative = step / 50
@@ -84,7 +88,7 @@ def main():
             hits[g] += other == g
             events.append((max(row[0] + negative, row[1]) - row[2], g, other))
         events.sort()
-        recall = sum(hits[c] / totals[c] for c in range(3)) / 3
+        recall = recall_of(hits)
         # Below every threshold nothing is positive; then one tweet at a time turns.
         if recall > best[0]:
             best = (recall, negative, events[0][0] - 1)
@@ -92,7 +96,7 @@ def main():
             hits[g] += (g == 2) - (other == g)
             if index + 1 < len(events) and events[index + 1][0] == threshold:
                 continue
-            recall = sum(hits[c] / totals[c] for c in range(3)) / 3
+            recall = recall_of(hits)
             if recall > best[0]:
                 following = events[index + 1][0] if index + 1 < len(events) else threshold + 2
                 best = (recall, negative, (threshold + following) / 2)
