@@ -127,6 +127,20 @@ struct DomainTests {
         #expect(try JSONDecoder().decode(Timeline.self, from: JSONEncoder().encode(timeline)) == timeline)
     }
 
+    @Test("A timeline that classified tweets equals its JSON decoded, and hashes alike, though the count is not in the JSON")
+    func timelineEqualityLeavesOutTheClassifiedCount() throws {
+        let tweet = Tweet(id: "1", authorID: "7", text: "what a lovely day", createdAt: referenceDate)
+        let classified = ClassifiedTweet(tweet: tweet, prediction: CountingClassifier.predict(tweet.text), modelID: "m@1")
+        let timeline = Timeline(user: alice, tweets: [classified], nextCursor: "c1", newlyClassified: 1)
+        let decoded = try JSONDecoder().decode(Timeline.self, from: JSONEncoder().encode(timeline))
+        #expect(decoded.newlyClassified == 0)
+        #expect(decoded == timeline)
+        #expect(Set([decoded, timeline]).count == 1)
+        var otherPage = timeline
+        otherPage.nextCursor = "c2"
+        #expect(otherPage != timeline)
+    }
+
     // MARK: - Dates and names
 
     @Test("Both tweet date formats parse", arguments: [

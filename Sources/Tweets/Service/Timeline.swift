@@ -13,8 +13,8 @@ public struct Timeline: Sendable, Hashable, Codable {
     /// Why the source could not be reached, when the answer comes from the store alone.
     public var failure: TweetSourceFailure?
     /// How many of ``tweets`` were classified for this answer; the others had
-    /// the model's classification stored (cache hits). Not part of the JSON: a
-    /// decoded timeline has 0.
+    /// the model's classification stored (cache hits). Not part of the JSON (a
+    /// decoded timeline has 0) nor of equality.
     public var newlyClassified: Int
 
     /// Whether the answer may be out of date: the source failed and the store answered.
@@ -43,6 +43,22 @@ public struct Timeline: Sendable, Hashable, Codable {
         try container.encode(nextCursor, forKey: .nextCursor)
         try container.encode(isStale, forKey: .stale)
         try container.encode(failure, forKey: .failure)
+    }
+
+    /// Whether two timelines show the same page: ``newlyClassified`` is how this
+    /// answer was made, not what it says, so it takes no part (a timeline equals
+    /// its JSON decoded).
+    public static func == (lhs: Timeline, rhs: Timeline) -> Bool {
+        lhs.user == rhs.user && lhs.tweets == rhs.tweets && lhs.nextCursor == rhs.nextCursor
+            && lhs.failure == rhs.failure
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(user)
+        hasher.combine(tweets)
+        hasher.combine(nextCursor)
+        hasher.combine(failure)
     }
 
     /// Decodes what ``encode(to:)`` writes.
