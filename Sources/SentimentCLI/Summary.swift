@@ -89,7 +89,9 @@ func monotonicSeconds() -> Double {
     return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
-/// Writes `bytes` completely to `fd`, retrying short writes and EINTR.
+/// Writes `bytes` completely to `fd`, retrying short writes and EINTR, and
+/// waiting for room when `fd` is non-blocking (EAGAIN: a parent process such
+/// as a Node.js script or a CI log collector may leave its pipe so).
 ///
 /// - Returns: 0, or the `errno` of a failed write (EPIPE when the reader went away).
 @discardableResult
@@ -105,8 +107,15 @@ func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, sent: inout Int) -> 
     while sent < bytes.count {
         let written = write(fd, bytes.baseAddress! + sent, bytes.count - sent)
         if written < 0 {
-            if errno == EINTR { continue }
-            return errno
+            let error = errno
+            if error == EINTR { continue }
+            if error == EAGAIN || error == EWOULDBLOCK {
+                var room = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                // POLLERR or POLLHUP (the reader went away) come back too: the next write says which.
+                if poll(&room, 1, -1) >= 0 || errno == EINTR { continue }
+                return errno
+            }
+            return error
         }
         sent += written
     }
