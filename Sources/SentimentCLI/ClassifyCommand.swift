@@ -39,7 +39,7 @@ struct ClassifyCommand: ParsableCommand {
             A line that cannot be used (malformed JSON, no text field or one that is \
             not a string, empty line, over 1 MiB) gives an error record, {"line":N,"error":"…"}, and the run \
             goes on. A summary goes to standard error, with a progress line while \
-            standard error is a terminal.
+            standard error is a terminal and the records go elsewhere.
 
             A UTF-8 byte order mark at the start of a FILE is ignored. If a FILE \
             cannot be read part way, the records before it are written and the run \
@@ -50,7 +50,8 @@ struct ClassifyCommand: ParsableCommand {
             Exit status: 0 every record classified; 65 some records were errors \
             (the output is still complete), or a malformed model (nothing is \
             classified); 66 a FILE or the model is missing or \
-            unreadable; 64 usage error; 74 the output could not be written (disk \
+            unreadable; 64 usage error (standard output the same file as an \
+            input, too: the run would read its own records back); 74 the output could not be written (disk \
             full; the summary counts only the records written) or standard output \
             is closed.
 
@@ -104,12 +105,18 @@ struct ClassifyCommand: ParsableCommand {
             printError("cannot read \(error)")
             throw ExitCode.noInput
         }
+        if let input = inputThatIsStandardOutput(inputs) {
+            printError("standard output is the file \(input == .standardInput ? "standard input reads" : input.description): "
+                       + "classify would read its own records back; write them to another file")
+            throw ExitCode.usage
+        }
         let model = try modelOptions.loadModel()
 
         let pipeline = ClassifyPipeline(model: model, configuration: .init(
             threads: threads ?? min(AvailableCores.count, Self.maxThreads),
             format: format,
-            showsProgress: isatty(STDERR_FILENO) == 1))
+            // Not when the records go to a terminal too: the line would be cut into them.
+            showsProgress: isatty(STDERR_FILENO) == 1 && isatty(STDOUT_FILENO) != 1))
         let outcome = pipeline.run(inputs: inputs)
 
         writeToStandardError(Summary.line(outcome.tally, seconds: outcome.seconds,

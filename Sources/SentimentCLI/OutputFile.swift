@@ -47,3 +47,20 @@ func isSameFile(_ a: String, _ b: String) -> Bool {
     guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
     return first.st_dev == second.st_dev && first.st_ino == second.st_ino
 }
+
+/// The first of `inputs` that is the regular file standard output writes to
+/// (`classify s.txt >> s.txt`, `classify < s.txt >> s.txt`): reading it would
+/// read the records back as tweets, without end. Nil when there is none; a
+/// terminal or a pipe on both sides is not a file, and is fine.
+func inputThatIsStandardOutput(_ inputs: [LineReader.Input]) -> LineReader.Input? {
+    var output = stat()
+    guard fstat(STDOUT_FILENO, &output) == 0, (output.st_mode & S_IFMT) == S_IFREG else { return nil }
+    return inputs.first { input in
+        var info = stat()
+        let found = switch input {
+        case .standardInput: fstat(STDIN_FILENO, &info) == 0
+        case .file(let path): stat(path, &info) == 0
+        }
+        return found && info.st_dev == output.st_dev && info.st_ino == output.st_ino
+    }
+}

@@ -361,6 +361,37 @@ struct ClassifyCommandTests {
         #expect(run.stderr.contains("no/such/file.txt"))
     }
 
+    @Test("Standard output appending to an input file is refused with 64 before a record is read, named or as standard input",
+          arguments: [true, false])
+    func outputIsAnInput(asStandardInput: Bool) async throws {
+        let folder = try TemporaryFolder("classify-same-file")
+        let file = folder.appendingPathComponent("tweets.txt")
+        let lines = String(repeating: "what a lovely day\nworst day ever :(\n", count: 2_000)
+        try Data(lines.utf8).write(to: file)
+        let output = try FileHandle(forWritingTo: file)
+        try output.seekToEnd()  // `>> tweets.txt`
+        let errors = folder.appendingPathComponent("stderr")
+        let process = try SentimentExecutable.process(["classify"] + (asStandardInput ? [] : [file.path]))
+        process.standardOutput = output
+        process.standardInput = asStandardInput ? try FileHandle(forReadingFrom: file) : FileHandle.nullDevice
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        // Before the check, such a run read its own records back until the disk was full.
+        let deadline = Task {
+            try await Task.sleep(for: .seconds(60))
+            process.terminate()
+        }
+        await SentimentExecutable.exit(of: process)
+        deadline.cancel()
+        try output.close()
+        let stderr = try String(contentsOf: errors, encoding: .utf8)
+        #expect(process.terminationStatus == 64, "\(stderr)")
+        #expect(try Data(contentsOf: file) == Data(lines.utf8))
+        #expect(stderr.contains(asStandardInput ? "standard output is the file standard input reads"
+                                                : "standard output is the file \(file.path)"), "\(stderr)")
+    }
+
     @Test("A directory as input exits 66")
     func directoryInput() async throws {
         let run = try await classify([SentimentExecutable.fixtures.path])
