@@ -332,6 +332,24 @@ struct ClassifyCommandTests {
         #expect(stderr.hasSuffix(" tweets/s; stopped early: the output was closed\n"), "\(stderr)")
     }
 
+    @Test("A reader that goes away after error records were written ends the run with status 0 all the same")
+    func readerGoesAwayAfterErrors() async throws {
+        let folder = try TemporaryFolder("classify-epipe-errors")
+        let input = folder.appendingPathComponent("input.txt")
+        try Data(("{\"text\": 1}\n" + String(repeating: "I love this so much\n", count: 50_000)).utf8).write(to: input)
+        let output = Pipe()
+        let errors = folder.appendingPathComponent("stderr")
+        let process = try start(["classify", input.path], standardOutput: output, errors: errors)
+        let first = output.fileHandleForReading.readData(ofLength: 200)
+        try output.fileHandleForReading.close()
+        await SentimentExecutable.exit(of: process)
+        let stderr = try String(contentsOf: errors, encoding: .utf8)
+        #expect(first.starts(with: Data(#"{"line":1,"error":"#.utf8)), "\(String(decoding: first, as: UTF8.self))")
+        #expect(stderr.contains("errors 1)"), "\(stderr)")
+        #expect(stderr.hasSuffix("stopped early: the output was closed\n"), "\(stderr)")
+        #expect(process.terminationStatus == 0, "\(stderr)")
+    }
+
     @Test("A full disk exits 74 and the summary counts only what was written")
     func outputCannotBeWritten() async throws {
         let full = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
