@@ -28,7 +28,8 @@ struct ClassifyCommand: ParsableCommand {
             with the bad bytes read as U+FFFD and gets "warning":"invalid UTF-8"; a plain one with NUL bytes (UTF-16 read as UTF-8 \
             has them) gets "warning":"NUL bytes"; a JSON text with a lone surrogate \
             escape (half an emoji, as a tool that cuts text at a UTF-16 length \
-            leaves) reads it as U+FFFD and gets "warning":"lone surrogate". \
+            leaves; in an id or user too) reads it as U+FFFD and gets "warning":"lone \
+            surrogate"; an error record gets its identifiers' warnings. \
             TSV and CSV have the same fields \
             as columns: line, index, id, user, author_id, label, negative, \
             neutral, positive, score, lang, error, warning (empty where JSON \

@@ -22,6 +22,7 @@ enum OutputFormat: String, CaseIterable, Sendable {
 ///     {"line":5,"label":null,…,"lang":"es","unsupported":true}
 ///     {"line":6,…,"lang":"en","warning":"invalid UTF-8"}   (or "NUL bytes", "lone surrogate"; several "; "-separated)
 ///     {"line":4,"error":"malformed JSON: unexpected end of input at byte 17"}
+///     {"line":7,"id":"4\u{FFFD}2","error":"empty text","warning":"invalid UTF-8"}   (an id, user or author id's own)
 ///
 /// TSV and CSV: the header `line index id user author_id label negative neutral
 /// positive score lang error warning` and one row per record, with the fields
@@ -82,6 +83,7 @@ struct RecordWriter {
             } else {
                 Escaping.appendJSONString(problem.description, to: out)
             }
+            appendWarning(record, out)
             out.append("}\n" as StaticString)
             return
         }
@@ -108,12 +110,17 @@ struct RecordWriter {
         out.append(",\"lang\":" as StaticString)
         appendLanguage(prediction.language, out) { Escaping.appendJSONString($0, to: out) }
         if !supported { out.append(",\"unsupported\":true" as StaticString) }
-        if let warning = record.warning {
-            out.append(",\"warning\":\"" as StaticString)
-            out.append(warning)
-            out.append(UInt8(ascii: "\""))
-        }
+        appendWarning(record, out)
         out.append("}\n" as StaticString)
+    }
+
+    /// `,"warning":"…"` when the record has one.
+    @inline(__always)
+    private func appendWarning(_ record: TweetRecord, _ out: ByteBuffer) {
+        guard let warning = record.warning else { return }
+        out.append(",\"warning\":\"" as StaticString)
+        out.append(warning)
+        out.append(UInt8(ascii: "\""))
     }
 
     // MARK: - TSV and CSV
@@ -142,7 +149,8 @@ struct RecordWriter {
             for _ in 0..<6 { out.append(separator) }  // label … lang
             var message = record.errorMessage(scratch: scratch) ?? "not classified"
             message.withUTF8 { field(UnsafeRawBufferPointer($0)) }
-            out.append(separator)  // warning
+            out.append(separator)
+            if let warning = record.warning { out.append(warning) }
             out.append(UInt8(ascii: "\n"))
             return
         }

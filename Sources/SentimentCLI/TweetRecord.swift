@@ -47,9 +47,9 @@ struct TweetRecord {
     var invalidUTF8 = false
     /// A plain line holds NUL bytes, as UTF-16 read as UTF-8 does (it is classified anyway).
     var nulBytes = false
-    /// A JSON text has a `\uD800`–`\uDFFF` escape without its other half, as
-    /// a tool that cuts text at a UTF-16 length leaves of an emoji; read as
-    /// U+FFFD (it is classified anyway).
+    /// A JSON text (or id, user or author id) has a `\uD800`–`\uDFFF` escape
+    /// without its other half, as a tool that cuts text at a UTF-16 length
+    /// leaves of an emoji; read as U+FFFD (it is classified anyway).
     var loneSurrogate = false
 
     /// The output's `warning`, if any: each problem the text has, "; "-separated.
@@ -484,12 +484,8 @@ struct TweetFields: JSONMemberVisitor {
         if BlankText.isBlank(utf8: resolved) {
             record.problem = .emptyText
             record.text = .absent
-        } else {
-            // The identifiers are shown as the text is, ill-formed bytes as U+FFFD: flagged alike.
-            record.invalidUTF8 = !UTF8Validation.isValid(resolved)
-                || [record.id, record.user, record.authorID].contains {
-                    $0.resolve(scratch: scratch).map { !UTF8Validation.isValid($0) } ?? false
-                }
+        } else if !UTF8Validation.isValid(resolved) {
+            record.invalidUTF8 = true
         }
         return record
     }
@@ -503,9 +499,20 @@ struct TweetFields: JSONMemberVisitor {
             guard let span, span.end < end, span.kind == .string || (numbers && span.kind == .number) else { return nil }
             return span
         }
-        if let span = usable(idString) ?? usable(id) { record.id = Self.ref(span, bytes, scratch) }
-        if let span = usable(screenName, numbers: false) { record.user = Self.ref(span, bytes, scratch) }
-        if let span = usable(authorID) { record.authorID = Self.ref(span, bytes, scratch) }
+        var loneSurrogate = false
+        if let span = usable(idString) ?? usable(id) { record.id = Self.ref(span, bytes, scratch, loneSurrogate: &loneSurrogate) }
+        if let span = usable(screenName, numbers: false) {
+            record.user = Self.ref(span, bytes, scratch, loneSurrogate: &loneSurrogate)
+        }
+        if let span = usable(authorID) { record.authorID = Self.ref(span, bytes, scratch, loneSurrogate: &loneSurrogate) }
+        // Shown with U+FFFD as the text is, and flagged alike, in error records too:
+        // those are the ones a reader has to match back to their tweets.
+        if loneSurrogate { record.loneSurrogate = true }
+        if [record.id, record.user, record.authorID].contains(where: {
+            $0.resolve(scratch: scratch).map { !UTF8Validation.isValid($0) } ?? false
+        }) {
+            record.invalidUTF8 = true
+        }
     }
 
     /// A field's bytes: in the line when it has no escapes, else decoded into `scratch`.

@@ -187,6 +187,29 @@ struct ClassifyCommandTests {
         #expect(rows.dropFirst().map { $0.last } == ["invalid UTF-8", "invalid UTF-8", ""])
     }
 
+    @Test("An error record whose id or user holds invalid UTF-8 or a lone surrogate carries the warning, in every format",
+          arguments: ["jsonl", "tsv", "csv"])
+    func errorRecordIdentifierWarnings(format: String) async throws {
+        let lines: [[UInt8]] = [
+            Array(#"{"id_str":"4"#.utf8) + [0xFF] + Array(#"2","text":""}"#.utf8),
+            Array(#"{"id_str":"5","user":{"screen_name":"b"#.utf8) + [0xC3] + Array(#"b"},"text":7}"#.utf8),
+            Array(#"{"id_str":"\ud800","text":"   "}"#.utf8),
+            Array(#"{"id_str":"6","text":""}"#.utf8),
+        ]
+        let run = try await SentimentExecutable.run(["classify", "--format", format], input: Data(lines.joined(separator: [10]) + [10]))
+        #expect(run.status == 65, "\(run.stderr)")
+        let expected = ["invalid UTF-8", "invalid UTF-8", "lone surrogate", nil]
+        if format == "jsonl" {
+            let records = try run.records()
+            #expect(records.map { $0["error"] != nil } == [true, true, true, true])
+            #expect(records.map { $0["warning"] as? String } == expected)
+            #expect(records.map { $0["id"] as? String } == ["4\u{FFFD}2", "5", "\u{FFFD}", "6"])
+        } else {
+            let rows = run.outputLines.dropFirst().map { $0.split(separator: format == "tsv" ? "\t" : ",", omittingEmptySubsequences: false) }
+            #expect(rows.map { $0.last.map(String.init) } == expected.map { $0 ?? "" })
+        }
+    }
+
     @Test("A line over 1 MiB is an error record and the lines around it are kept")
     func hugeLine() async throws {
         var input = Data("I love this!!! 😍\n".utf8)
