@@ -57,6 +57,9 @@ final class LineReader {
     private let carry = ByteBuffer(capacity: 1 << 16)
     /// Inside a line that is too long: dropping bytes up to its `\n`.
     private var skipping = false
+    /// The byte order mark's length (3) before the line being skipped, else 0:
+    /// its prefix is kept after the mark, which does not count in the limit.
+    private var skippedMark = 0
     private var nextLineNumber = 1
     /// The next line is the first of its input (where a byte order mark may be).
     private var atFirstLine = false
@@ -112,12 +115,13 @@ final class LineReader {
             if batch.lines.count >= maxLines { return true }
             scanFrom = input.count
             if skipping {
-                input.count = lineStart + tooLongPrefix
+                input.count = lineStart + skippedMark + tooLongPrefix
                 scanFrom = input.count
-            } else if input.count - lineStart > maxLineLength + 1 {
-                // Longer than the limit even without a "\r": keep its prefix only.
+            } else if input.count - lineStart - markLength(at: lineStart, in: input) > maxLineLength + 1 {
+                // Longer than the limit even without a "\r" (or a byte order mark): keep its prefix only.
                 skipping = true
-                input.count = lineStart + tooLongPrefix
+                skippedMark = markLength(at: lineStart, in: input)
+                input.count = lineStart + skippedMark + tooLongPrefix
                 scanFrom = input.count
             }
             if !batch.lines.isEmpty && (input.count >= blockSize || (shortRead && !moreDataReady())) {
@@ -177,7 +181,7 @@ final class LineReader {
         atFirstLine = false
         if skipping {
             skipping = false
-            batch.lines.append(Batch.Line(start: start, count: tooLongPrefix, number: nextLineNumber, tooLong: true))
+            batch.lines.append(Batch.Line(start: start + skippedMark, count: tooLongPrefix, number: nextLineNumber, tooLong: true))
             return
         }
         var start = start
@@ -186,6 +190,13 @@ final class LineReader {
         if count > 0 && batch.input.base.load(fromByteOffset: end - 1, as: UInt8.self) == 0x0D { count -= 1 }
         let tooLong = count > maxLineLength
         batch.lines.append(Batch.Line(start: start, count: tooLong ? tooLongPrefix : count, number: nextLineNumber, tooLong: tooLong))
+    }
+
+    /// 3 when the line at `start` of `input` (a batch's) is its input's first
+    /// and begins with a byte order mark, which `emit` drops; else 0.
+    @inline(__always)
+    private func markLength(at start: Int, in input: ByteBuffer) -> Int {
+        atFirstLine && input.count - start >= 3 && Self.startsWithByteOrderMark(input.base + start) ? 3 : 0
     }
 
     /// Whether the three bytes at `bytes` are UTF-8's byte order mark, EF BB BF.

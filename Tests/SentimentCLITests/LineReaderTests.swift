@@ -9,7 +9,9 @@ struct LineReaderTests {
     /// "number<TAB>bytes" per line, or "number<TAB>TOO LONG<TAB>its first bytes", the way the reader should see it.
     private func reference(_ inputs: [[UInt8]], maxLineLength: Int, tooLongPrefix: Int) -> [String] {
         var lines: [String] = []
-        for input in inputs where !input.isEmpty {
+        for var input in inputs {
+            if input.starts(with: [0xEF, 0xBB, 0xBF]) { input.removeFirst(3) }  // a byte order mark is dropped
+            if input.isEmpty { continue }
             var parts = input.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
             if parts.last == [] { parts.removeLast() }
             for var part in parts {
@@ -38,7 +40,7 @@ struct LineReaderTests {
         return lines
     }
 
-    @Test("Random inputs split the same whatever the block size and batch length, over-long lines keeping their first bytes")
+    @Test("Random inputs split the same whatever the block size and batch length, over-long lines keeping their first bytes, byte order marks dropped")
     func randomInputs() throws {
         var random = SplitMix64(seed: 7)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("line-reader-\(UUID().uuidString)")
@@ -48,7 +50,7 @@ struct LineReaderTests {
         for trial in 0..<200 {
             var inputs: [[UInt8]] = []
             for _ in 0..<Int.random(in: 1...3, using: &random) {
-                var bytes: [UInt8] = []
+                var bytes: [UInt8] = Int.random(in: 0..<3, using: &random) == 0 ? [0xEF, 0xBB, 0xBF] : []
                 for _ in 0..<Int.random(in: 0...30, using: &random) {
                     let length = [0, 1, 2, 5, 10, 30, 60, 61, 62, 63, 100].randomElement(using: &random)!
                     for _ in 0..<length { bytes.append(alphabet.randomElement(using: &random)!) }
@@ -93,6 +95,25 @@ struct LineReaderTests {
         for blockSize in [1, 2, 3, 4096] {
             let lines = try read([first.path, second.path], blockSize: blockSize, maxLines: 2, maxLineLength: 100)
             #expect(lines == ["1\t{\"text\":\"hi\"}", "2\t\(bom)kept", "3\t", "4\tlast"], "block \(blockSize)")
+        }
+    }
+
+    @Test("A first line as long as the limit after its byte order mark is kept whole, however the bytes arrive")
+    func byteOrderMarkIsNotCountedInTheLimit() throws {
+        let folder = try TemporaryFolder("line-reader-bom-limit")
+        let line = String(repeating: "a", count: 100)
+        let lf = folder.appendingPathComponent("lf"), crlf = folder.appendingPathComponent("crlf")
+        let over = folder.appendingPathComponent("over")
+        try Data("\u{FEFF}\(line)\nnext\n".utf8).write(to: lf)
+        try Data("\u{FEFF}\(line)\r\nnext\n".utf8).write(to: crlf)
+        try Data("\u{FEFF}\(line)a\nnext\n".utf8).write(to: over)
+        for blockSize in [1, 2, 3, 7, 101, 102, 103, 104, 4096] {
+            for path in [lf.path, crlf.path] {
+                #expect(try read([path], blockSize: blockSize, maxLines: 4, maxLineLength: 100) == ["1\t\(line)", "2\tnext"],
+                        "block \(blockSize), \(path)")
+            }
+            #expect(try read([over.path], blockSize: blockSize, maxLines: 4, maxLineLength: 100, tooLongPrefix: 3)
+                    == ["1\tTOO LONG\taaa", "2\tnext"], "block \(blockSize)")
         }
     }
 
