@@ -45,6 +45,9 @@ public struct SentimentModel: Sendable {
     public let manifest: ModelManifest
     /// The directory the model was loaded from (nil for models built in memory).
     public let directory: URL?
+    /// The names of the files a model directory may hold: the manifest, the
+    /// weights and the letter model. Anything else in it is not read.
+    public static let fileNames = [ModelDirectory.manifestName, ModelDirectory.weightsName, LetterModel.fileName]
     let weights: ModelWeights
     let scoring: ScoringWeights
     let extractor: FeatureExtractor

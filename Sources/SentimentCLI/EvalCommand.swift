@@ -23,7 +23,8 @@ struct EvalCommand: ParsableCommand {
               sentiment eval --report dev.html ../shared/data/semeval/dev.tsv
               head -n 101 ../shared/data/semeval/dev.tsv | sentiment eval -
 
-            Exit status: 0 success; 64 usage error; 65 a malformed data file (the \
+            Exit status: 0 success; 64 usage error (a --report that would replace \
+            the data file or one of the model's files, too); 65 a malformed data file (the \
             first line with too few columns, an unknown label, an empty or blank \
             text, or invalid UTF-8 is named; nothing is skipped but empty lines), \
             one with no tweets, or a malformed model; 66 the data file or the model is \
@@ -64,6 +65,11 @@ struct EvalCommand: ParsableCommand {
         var options = modelOptions
         if paths.count == 2 { options.directory = paths[0] }
         let model = try options.loadModel()
+        if let report, let directory = model.directory,
+           let file = SentimentModel.fileNames.first(where: { isSameFile(report, directory.appendingPathComponent($0).path) }) {
+            printError("--report \(report) is the model's \(file): give the report another name")
+            throw ExitCode.usage
+        }
         let examples = try readExamples(paths.last!)
         let file = dataName(paths.last!)
         guard !examples.isEmpty else {

@@ -5,7 +5,8 @@ import Sentiment
 /// self-contained HTML page.
 enum EvaluationReport {
     static func text(_ e: Evaluation, model: SentimentModel, file: String) -> String {
-        var out = "model \(model.id)\ndata  \(file) (\(tweetCount(e)))\n"
+        // A file name (or a model name) may hold a line break or an escape sequence: one line, no controls.
+        var out = "model \(TerminalText.oneLine(model.id))\ndata  \(TerminalText.oneLine(file)) (\(tweetCount(e)))\n"
         if let note = otherLanguageNote(e) { out += "      \(note)\n" }
         out += "\n"
         out += String(format: "macro-recall  %.4f\naccuracy      %.4f\nmacro-F1      %.4f\nECE           %.4f\n\n",

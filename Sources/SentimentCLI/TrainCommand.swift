@@ -13,7 +13,10 @@ struct TrainCommand: ParsableCommand {
             regression (L-BFGS, deterministic for a seed), chooses the softmax \
             temperature and the decision rule by cross-validation on the training \
             file, evaluates on --dev if given, and writes manifest.json and \
-            weights.bin to --out.
+            weights.bin to --out (and letters.bin, the language test's letter \
+            model, when the training file has 10,000 tweets or more). A class no \
+            training tweet is labelled with is warned about: the model never \
+            predicts it.
 
             Example (rebuilds the shipped model):
               sentiment train --train ../shared/data/semeval/train.tsv \\
@@ -39,7 +42,7 @@ struct TrainCommand: ParsableCommand {
     @Option(help: "Scores the temperature is fitted to: forward (fold k scored by a model of the folds before it; needs chronological folds) or pooled (the usual cross-validation).")
     var calibration: CalibrationScores = TrainingOptions().calibration
 
-    @Option(help: "Seed of the fold assignment.")
+    @Option(help: "Seed of the stratified fold assignment (chronological folds are cut in tweet-id order and use it only when they fall back to stratified).")
     var seed: UInt64 = 1
 
     // Numeric options read the next argument as their value even when it
@@ -63,7 +66,7 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .customLong("char-ngrams"), parsing: .unconditional, help: "Character n-gram range inside words, as MIN-MAX from 1 to 8 (0 turns them off).")
     var charNgrams: String = "\(FeatureSettings.standard.charNgramMin)-\(FeatureSettings.standard.charNgramMax)"
 
-    @Option(name: .customLong("char-weight"), parsing: .unconditional, help: "Weight of the character n-gram group against the word n-gram group (0 or more).")
+    @Option(name: .customLong("char-weight"), parsing: .unconditional, help: "Weight of the character n-gram group against the word n-gram group (0 to 1000000).")
     var charWeight: Double = FeatureSettings.standard.charGroupWeight
 
     @Flag(name: .customLong("contrast-words"), inversion: .prefixedNo,
@@ -116,7 +119,9 @@ struct TrainCommand: ParsableCommand {
         guard maxIterations >= 1 else { throw ValidationError("--max-iterations must be 1 or more") }
         guard (8...26).contains(bucketBits) else { throw ValidationError("--bucket-bits must be from 8 to 26") }
         guard (1...3).contains(wordNgrams) else { throw ValidationError("--word-ngrams must be from 1 to 3") }
-        guard charWeight >= 0, charWeight.isFinite else { throw ValidationError("--char-weight must be 0 or more") }
+        guard (0...FeatureSettings.maxCharGroupWeight).contains(charWeight) else {
+            throw ValidationError("--char-weight must be from 0 to 1000000")
+        }
         if let priorExponent, !(priorExponent >= 0 && priorExponent.isFinite) {
             throw ValidationError("--prior-exponent must be 0 or more")
         }
@@ -124,9 +129,22 @@ struct TrainCommand: ParsableCommand {
         if let range = try charRange, !((1...8).contains(range.min) && range.min <= range.max && range.max <= 8) {
             throw ValidationError("--char-ngrams takes MIN-MAX from 1 to 8, MIN not above MAX (such as 3-5), or 0")
         }
+        if out.isEmpty { throw ValidationError("--out needs a directory name") }
         let name = modelName
-        guard !name.isEmpty, !name.contains(where: { $0 == "@" || $0 == "+" || $0 == "/" || $0.isWhitespace || $0.isNewline }) else {
-            throw ValidationError("the model's name \"\(name)\" must be non-empty, without white space, '@', '+' or '/' (give --name)")
+        guard Self.isIDPart(name) else {
+            throw ValidationError("the model's name \"\(name)\" must be non-empty, without white space, control characters, '@', '+' or '/' (give --name)")
+        }
+        guard Self.isIDPart(modelVersion) else {
+            throw ValidationError("--model-version \"\(modelVersion)\" must be non-empty, without white space, control characters, '@', '+' or '/'")
+        }
+    }
+
+    /// Whether `part` can stand in a model id (name@version+fingerprint), which
+    /// is printed on terminals and parsed at its '@' and '+'.
+    static func isIDPart(_ part: String) -> Bool {
+        !part.isEmpty && !part.contains { character in
+            character == "@" || character == "+" || character == "/" || character.isWhitespace || character.isNewline
+                || character.unicodeScalars.contains { [.control, .format].contains($0.properties.generalCategory) }
         }
     }
 
@@ -156,6 +174,10 @@ struct TrainCommand: ParsableCommand {
         // Everything a run needs is checked before minutes of training.
         let (examples, trainSHA256) = try readExamplesAndDigest(train)
         let devExamples = try dev.map(readExamples)
+        if let dev, devExamples?.isEmpty == true {
+            printError("\(dataName(dev)): no labelled tweets, only a header: nothing to evaluate on")
+            throw ExitCode.dataError
+        }
         if let reason = OutputDirectory.problem(out) {
             printError("cannot write the model to \(out): \(reason)")
             throw ExitCode.cannotCreate
@@ -165,7 +187,7 @@ struct TrainCommand: ParsableCommand {
         do {
             result = try Trainer(options: options).train(
                 examples, name: modelName, version: modelVersion, trainFile: dataName(train), trainSHA256: trainSHA256,
-                command: (["sentiment"] + CommandLine.arguments.dropFirst()).joined(separator: " "),
+                command: (["sentiment"] + CommandLine.arguments.dropFirst().map(shellQuoted)).joined(separator: " "),
                 log: { printError($0) })
         } catch let error as ModelError {
             printError("\(error)")
@@ -246,3 +268,13 @@ private func reportingDataFileErrors<T>(_ read: () throws(DataFileError) -> T) t
 
 extension FoldOrder: ExpressibleByArgument {}
 extension CalibrationScores: ExpressibleByArgument {}
+
+/// `argument` as a POSIX shell reads it back: as it is when it holds only
+/// characters no shell treats specially, else in single quotes, so that a
+/// manifest's `training.command` can be run again as written.
+func shellQuoted(_ argument: String) -> String {
+    let plain = !argument.isEmpty && argument.unicodeScalars.allSatisfy {
+        $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "-_./:=,@+%".unicodeScalars.contains($0))
+    }
+    return plain ? argument : "'" + argument.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+}

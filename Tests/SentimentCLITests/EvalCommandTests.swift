@@ -196,6 +196,45 @@ struct EvalCommandTests {
         #expect(try Data(contentsOf: copy) == before)
     }
 
+    @Test("A report named as one of the model's files is refused, and the model still loads", arguments: ["manifest.json", "weights.bin", "letters.bin"])
+    func reportOverTheModelIsRefused(file: String) async throws {
+        let model = folder.appendingPathComponent("model-\(file)")
+        try FileManager.default.copyItem(atPath: SentimentExecutable.packageRoot.appendingPathComponent("Models/default").path, toPath: model.path)
+        let before = try Data(contentsOf: model.appendingPathComponent(file))
+        let run = try await eval([model.path, labelled, "--report", model.appendingPathComponent(file).path])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("is the model's \(file): give the report another name"), "\(run.stderr)")
+        #expect(run.output.isEmpty)
+        #expect(try Data(contentsOf: model.appendingPathComponent(file)) == before)
+        #expect(try await eval([model.path, labelled]).status == 0)
+    }
+
+    @Test("A data file name with a line break or an escape sequence is printed on one line without control characters")
+    func fileNameIsPrintedSafely() async throws {
+        let name = folder.appendingPathComponent("evil\nmacro-recall  0.9999\u{1B}[2J.tsv")
+        try FileManager.default.copyItem(atPath: labelled, toPath: name.path)
+        let run = try await eval([name.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.output.contains("\u{1B}"))
+        #expect(run.outputLines.filter { $0.hasPrefix("macro-recall") }.count == 1, "\(run.output)")
+        #expect(run.outputLines.contains { $0.hasPrefix("data  ") && $0.contains("evil macro-recall  0.9999\u{FFFD}[2J.tsv (16 tweets)") },
+                "\(run.output)")
+    }
+
+    @Test("A header after empty lines is found, the rows' line numbers counting the empty lines")
+    func emptyLinesBeforeTheHeader() async throws {
+        let data = folder.appendingPathComponent("blank-first.tsv")
+        try ("\n\r\n" + (try String(contentsOfFile: labelled, encoding: .utf8))).write(to: data, atomically: false, encoding: .utf8)
+        let run = try await eval([data.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.output.contains("(16 tweets)"), "\(run.output)")
+        let bad = folder.appendingPathComponent("blank-then-bad.tsv")
+        try "\n\nid\tlabel\ttext\n1\tpos\tgreat\n".write(to: bad, atomically: false, encoding: .utf8)
+        let refused = try await eval([bad.path])
+        #expect(refused.status == 65)
+        #expect(refused.stderr.contains("blank-then-bad.tsv:4: unknown label \"pos\""), "\(refused.stderr)")
+    }
+
     @Test("A class with no gold tweets or no predictions shows n/a where its metrics are undefined, says how the macro averages count it, and is null in JSON")
     func undefinedMetricsAreNotShownAsZero() async throws {
         let positives = folder.appendingPathComponent("positives.tsv")

@@ -62,7 +62,7 @@ struct TrainCommandTests {
 
         let (badName, out) = try await train("bad-name", ["--name", "a@b"])
         #expect(badName.status == 64)
-        #expect(badName.stderr.contains("without white space, '@', '+' or '/'"), "\(badName.stderr)")
+        #expect(badName.stderr.contains("without white space, control characters, '@', '+' or '/'"), "\(badName.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
@@ -165,6 +165,52 @@ struct TrainCommandTests {
         }
     }
 
+    @Test("A --dev file with a header and no tweets exits 65 before training, instead of recording zero metrics")
+    func emptyDevFile() async throws {
+        let dev = folder.appendingPathComponent("dev-header.tsv")
+        try "id\tlabel\ttext\n".write(to: dev, atomically: false, encoding: .utf8)
+        let (run, out) = try await train("empty-dev", ["--dev", dev.path])
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("dev-header.tsv: no labelled tweets, only a header"), "\(run.stderr)")
+        #expect(!run.stderr.contains("featurizing"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
+    @Test("A class no training tweet is labelled with is warned about, naming it")
+    func missingClassIsWarnedAbout() async throws {
+        let data = folder.appendingPathComponent("two-classes.tsv")
+        let rows = try String(contentsOfFile: labelled, encoding: .utf8).split(separator: "\n").filter { !$0.contains("\tpositive\t") }
+        try (rows.joined(separator: "\n") + "\n").write(to: data, atomically: false, encoding: .utf8)
+        let out = folder.appendingPathComponent("two-classes")
+        let run = try await SentimentExecutable.run(["train", "--train", data.path, "--out", out.path, "--bucket-bits", "14", "--folds", "1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: no example is labelled positive: the model learns never to predict it"), "\(run.stderr)")
+        let (full, _) = try await train("three-classes")
+        #expect(!full.stderr.contains("warning: no example"), "\(full.stderr)")
+    }
+
+    @Test("The manifest's training command quotes what a shell would split or expand, so it can be run again")
+    func trainingCommandIsQuoted() async throws {
+        let spaced = folder.appendingPathComponent("my data's.tsv")
+        try FileManager.default.copyItem(atPath: labelled, toPath: spaced.path)
+        let out = folder.appendingPathComponent("quoted")
+        let run = try await SentimentExecutable.run(["train", "--train", spaced.path, "--out", out.path, "--bucket-bits", "14", "--folds", "1"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json"))) as? [String: Any])
+        let command = try #require((manifest["training"] as? [String: Any])?["command"] as? String)
+        #expect(command == "sentiment train --train '\(spaced.path.replacingOccurrences(of: "'", with: #"'\''"#))' --out \(out.path) --bucket-bits 14 --folds 1")
+        // And a shell reads it back as the arguments given.
+        let echo = Process()
+        echo.executableURL = URL(fileURLWithPath: "/bin/sh")
+        echo.arguments = ["-c", "printf '%s\\n' " + command.dropFirst("sentiment ".count)]
+        let pipe = Pipe()
+        echo.standardOutput = pipe
+        try echo.run()
+        let words = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
+        echo.waitUntilExit()
+        #expect(words == ["train", "--train", spaced.path, "--out", out.path, "--bucket-bits", "14", "--folds", "1"])
+    }
+
     /// A labelled file of `rows` made-up texts (words of random letters, the
     /// polar classes each with a few words of their own), the same for a seed.
     /// Unlike the sixteen fixture tweets it is big enough that BLAS kernels
@@ -236,7 +282,7 @@ struct TrainCommandTests {
 
     @Test("Options that leave the fit unable to move exit 65 naming the reason, and no model is written")
     func stalledTraining() async throws {
-        let (run, out) = try await train("stalled", ["--folds", "1", "--char-weight", "1e30", "--max-iterations", "5"])
+        let (run, out) = try await train("stalled", ["--folds", "1", "--l2", "1e30", "--max-iterations", "5"])
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains("training made no progress"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
@@ -267,13 +313,15 @@ struct TrainCommandTests {
         ["--max-iterations", "0"], ["--l2=-1"], ["--l2", "-1"], ["--l2", "nan"], ["--prior-exponent", "nan"],
         ["--prior-exponent", "-2"], ["--threads=-1"], ["--threads", "-1"], ["--threads", "0"], ["--bucket-bits", "40"],
         ["--char-ngrams", "5-3"], ["--char-ngrams", "0-4"], ["--char-ngrams", "3-9"], ["--word-ngrams", "4"],
-        ["--char-weight", "-1"],
+        ["--char-weight", "-1"], ["--char-weight", "1e39"], ["--out", ""], ["--name", "a\u{1B}[2Jb"], ["--model-version", ""],
+        ["--model-version", "1 0"],
     ])
     func unusableOptions(arguments: [String]) async throws {
         let (run, out) = try await train("bad-option", arguments)
         #expect(run.status == 64, "\(run.stderr)")
         let flag = String(arguments[0].prefix { $0 != "=" })
-        #expect(run.stderr.contains("Error: \(flag) "), "\(run.stderr)")
+        let named = flag == "--name" ? "Error: the model's name " : "Error: \(flag) "
+        #expect(run.stderr.contains(named), "\(run.stderr)")
         #expect(run.stderr.contains("Usage: sentiment train"), "\(run.stderr)")
         #expect(!run.stderr.contains("featurizing"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out.path))

@@ -346,6 +346,18 @@ struct ModelFileTests {
         }
     }
 
+    @Test("A character weight beyond a Float (every probability was NaN) or above a million is refused on loading",
+          arguments: [1e39, 2e6])
+    func characterWeightOutOfRangeIsRefused(weight: Double) throws {
+        let model = try Fixtures.smallModel()
+        var manifest = model.manifest
+        manifest.features.charGroupWeight = weight
+        let reason = try Fixtures.malformedReason(loading: manifest, weights: model.weights)
+        #expect(reason?.contains("charGroupWeight") == true, "\(reason ?? "loaded")")
+        manifest.features.charGroupWeight = 1e6
+        #expect(try Fixtures.malformedReason(loading: manifest, weights: model.weights) == nil)
+    }
+
     @Test("A model file whose read fails counts as missing, with the system's reason for it")
     func unreadableFileIsMissing() throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -76,12 +76,18 @@ public struct FeatureSettings: Sendable, Hashable, Codable {
     /// Number of sparse buckets.
     public var buckets: Int { 1 << bucketBits }
 
+    /// The largest ``charGroupWeight``: features are Floats, and a weight
+    /// beyond a Float's range (1e39) made every probability NaN.
+    public static let maxCharGroupWeight = 1_000_000.0
+
     /// Checks that the settings can be used, naming the first bad value.
     func validate() throws(ModelError) {
         guard (8...26).contains(bucketBits) else { throw .invalidSettings("bucketBits \(bucketBits) not in 8...26") }
         guard (1...3).contains(wordNgrams) else { throw .invalidSettings("wordNgrams \(wordNgrams) not in 1...3") }
         guard charNgramMax == 0 || (1...8).contains(charNgramMin) && charNgramMin <= charNgramMax && charNgramMax <= 8
         else { throw .invalidSettings("charNgram range \(charNgramMin)...\(charNgramMax) invalid") }
-        guard charGroupWeight.isFinite, charGroupWeight >= 0 else { throw .invalidSettings("charGroupWeight must be finite and >= 0") }
+        guard (0...Self.maxCharGroupWeight).contains(charGroupWeight) else {
+            throw .invalidSettings("charGroupWeight \(charGroupWeight) not in 0...\(Int(Self.maxCharGroupWeight))")
+        }
     }
 }

@@ -83,21 +83,24 @@ extension LabeledExample {
         var lines = content.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         if lines.last == "" { lines.removeLast() }
         if lines.first?.unicodeScalars.first == "\u{FEFF}" { lines[0] = lines[0].dropFirst() }
-        guard let header = lines.first else {
+        // Empty lines are skipped, before the header too (their numbers still count).
+        let headerOffset = lines.firstIndex { !($0.isEmpty || $0 == "\r") } ?? lines.endIndex
+        guard headerOffset < lines.endIndex else {
             throw DataFileError(path: path, line: nil, reason: "empty file (expected a header with label and text columns)", isMissing: false)
         }
+        let header = lines[headerOffset]
         let columns = header.split(separator: "\t", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         // Column names in any case, as labels are read ("Label", "TEXT").
         let names = columns.map { $0.lowercased() }
         guard let labelColumn = names.firstIndex(of: "label"), let textColumn = names.firstIndex(of: "text") else {
             let shown = columns.prefix(8).map { $0.count > 40 ? $0.prefix(40) + "…" : $0 } + (columns.count > 8 ? ["…"] : [])
-            throw DataFileError(path: path, line: 1, reason: "header must name a \"label\" and a \"text\" column, found \(shown)", isMissing: false)
+            throw DataFileError(path: path, line: headerOffset + 1, reason: "header must name a \"label\" and a \"text\" column, found \(shown)", isMissing: false)
         }
         let idColumn = names.firstIndex(of: "id")
         let textIsLast = textColumn == columns.count - 1
         var examples = [LabeledExample]()
         examples.reserveCapacity(lines.count)
-        for (offset, line) in lines.enumerated().dropFirst() {
+        for (offset, line) in lines.enumerated().dropFirst(headerOffset + 1) {
             let line = line.hasSuffix("\r") ? line.dropLast() : line
             if line.isEmpty { continue }
             // A text in the last column is the rest of the line, tabs and all.

@@ -58,6 +58,11 @@ public struct Trainer: Sendable {
         let threads = options.threads > 0 ? options.threads : AvailableCores.count
         let settings = options.features
         let classCounts = SentimentLabel.allCases.map { label in examples.count { $0.label == label } }
+        let absent = SentimentLabel.allCases.filter { classCounts[$0.index] == 0 }.map(\.rawValue)
+        if !absent.isEmpty {
+            log("warning: no example is labelled \(absent.joined(separator: " or ")): the model learns "
+                + "never to predict \(absent.count == 1 ? "it" : "them"), and its metrics count \(absent.count == 1 ? "that class" : "those classes") as missed")
+        }
         let folds = options.folds >= 2 && examples.count >= options.folds * 3 ? options.folds : 1
         let fold = Self.assignFolds(examples, folds: folds, order: options.foldOrder, seed: options.seed)
 
@@ -398,9 +403,9 @@ public enum TrainingError: Error, Sendable, CustomStringConvertible {
         case .noExamples: "no training examples"
         case .oneClass(let label): "every training example is \(label.rawValue): training needs at least two classes"
         case .diverged(let fit, let objective):
-            "training diverged: the \(fit)'s loss (\(objective)) or a weight is not a finite number; options too large for floating point, such as the character weight or the naive Bayes power, do this"
+            "training diverged: the \(fit)'s loss (\(objective)) or a weight is not a finite number; options too large for floating point, such as the naive Bayes power, do this"
         case .stalled(let fit, let objective):
-            "training made no progress: no step lowered the \(fit)'s loss from its start (\(objective)), so its weights would be untrained; options too large for floating point, such as the character weight or the naive Bayes power, do this"
+            "training made no progress: no step lowered the \(fit)'s loss from its start (\(objective)), so its weights would be untrained; options too large for floating point, such as the L2 strength or the naive Bayes power, do this"
         }
     }
 }
