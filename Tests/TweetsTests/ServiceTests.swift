@@ -221,6 +221,57 @@ struct ServiceTests {
         }
     }
 
+    @Test("The pages after a stale page are read from the store without asking the source again, stale with the same failure")
+    func staleWalkDoesNotRetryTheSource() async throws {
+        try await withStore { store, _ async throws in
+            let tweets = sampleTweets(7, by: alice)
+            let source = FakeSource(users: [alice], tweets: tweets)
+            let service = makeService(store, source: source, pageSize: 2)
+            _ = try await allPages(service)
+            source.fail(with: .connection("refused"))
+            let stale = try await service.timeline(username: "alice")
+            #expect(stale.failure == .connection("refused"))
+            let calls = source.calls
+            source.fail(with: nil)   // back, but this walk does not ask
+            var pages = [stale]
+            while let cursor = pages.last?.nextCursor, pages.count < 10 {
+                pages.append(try await service.timeline(username: "alice", cursor: cursor))
+            }
+            #expect(pages.flatMap(\.tweets).map(\.id) == tweets.map(\.id))
+            #expect(pages.allSatisfy { $0.failure == .connection("refused") })
+            #expect(source.calls == calls, "no page after the stale one asks the source")
+            #expect(try await !service.timeline(username: "alice").isStale, "a new first page asks the source again")
+            #expect(source.calls > calls)
+        }
+    }
+
+    @Test("A cursor made before cursors kept the failure, with no source token, reads the store alone and ends")
+    func cursorWithoutTokenReadsTheStore() async throws {
+        try await withStore { store, _ async throws in
+            let tweets = sampleTweets(5, by: alice)
+            let source = FakeSource(users: [alice], tweets: tweets)
+            let service = makeService(store, source: source, pageSize: 3)
+            _ = try await allPages(service)
+            let calls = source.calls
+            let old = TimelineCursor(u: alice.id, b: tweets[2].id, t: nil, x: false)
+            let page = try await service.timeline(username: "alice", cursor: old.encoded)
+            #expect(page.tweets.map(\.id) == tweets.suffix(2).map(\.id))
+            #expect(page.nextCursor == nil)
+            #expect(source.calls == calls)
+        }
+    }
+
+    @Test("A cursor keeps the failure it carries as it was", arguments: [
+        TweetSourceFailure.connection("refused"), .timeout, .upstream(status: 503, problem: nil),
+        .rateLimited(resetAt: referenceDate + 900), .rateLimited(resetAt: nil), .malformedResponse("not JSON"),
+        .unavailable("no X API token: set X_BEARER_TOKEN"),
+    ])
+    func cursorKeepsItsFailure(failure: TweetSourceFailure) throws {
+        let cursor = TimelineCursor(u: alice.id, b: "1", t: nil, x: false, f: failure)
+        #expect(try TimelineCursor(encoded: cursor.encoded) == cursor)
+        #expect(try TimelineCursor(encoded: cursor.encoded).f?.message == failure.message)
+    }
+
     @Test("A cursor made for one user's timeline is refused on another's")
     func cursorIsBoundToItsUser() async throws {
         try await withStore { store, _ async throws in

@@ -13,7 +13,8 @@ struct TweetsCommand: AsyncParsableCommand {
             ~/.config/swift-sentiment/x-bearer-token), or from an archive with \
             --archive, and are kept in the tweet database: each tweet is \
             classified once per model version. When the X API fails, the stored \
-            tweets are shown and a note goes to standard error (exit 0); a \
+            tweets are shown (the rest of --limit too, without asking X again) \
+            and a note goes to standard error (exit 0); a \
             connection error, timeout or 5xx is first retried --retries times \
             (after 4 s, then 8 s). With --offline the database alone answers.
 

@@ -10,6 +10,11 @@ struct TimelineCursor: Codable, Hashable, Sendable {
     var t: String?
     /// Whether the source has no more pages.
     var x: Bool
+    /// The source's failure that made a page of this walk stale: the pages
+    /// that follow are read from the store alone, stale with the same failure,
+    /// without asking the source again (which would wait out its retries on
+    /// every page). Absent when the source answered.
+    var f: TweetSourceFailure?
 
     var encoded: String {
         // Sorted keys: the same state always gives the same cursor.
@@ -22,11 +27,12 @@ struct TimelineCursor: Codable, Hashable, Sendable {
             .replacingOccurrences(of: "=", with: "")
     }
 
-    init(u: String, b: String?, t: String?, x: Bool) {
+    init(u: String, b: String?, t: String?, x: Bool, f: TweetSourceFailure? = nil) {
         self.u = u
         self.b = b
         self.t = t
         self.x = x
+        self.f = f
     }
 
     init(encoded: String) throws {

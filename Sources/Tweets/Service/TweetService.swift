@@ -93,7 +93,10 @@ public final class TweetService: Sendable {
     ///   - limit: the page size; default ``Options/pageSize``, at most 100.
     ///   - recordsSearch: false for a look that is not a search (an HTTP `HEAD`).
     /// - Returns: the page; ``Timeline/isStale`` when the source failed and the
-    ///   store answered. Its ``Timeline/nextCursor`` is `nil` when the page ends
+    ///   store answered. The pages that follow a stale page (its
+    ///   ``Timeline/nextCursor``) are read from the store alone, stale with the
+    ///   same failure: the source is asked again by a new first page, not on
+    ///   every page of a walk. Its ``Timeline/nextCursor`` is `nil` when the page ends
     ///   at the user's last tweet (no empty page follows).
     /// - Throws: ``TweetServiceError/unknownUser(_:)`` when the source does not
     ///   know the user; ``TweetServiceError/nothingStored(username:failure:)`` when
@@ -111,13 +114,17 @@ public final class TweetService: Sendable {
         if let state { try await check(state, usernameKey: key) }
         let now = sleeper.now()
 
-        // 1. Fetch and store.
+        // 1. Fetch and store, unless the source is absent, has no more pages,
+        // or failed earlier in this walk: then the store alone answers, and a
+        // walk that went stale stays stale with that failure. (A cursor with
+        // neither a source token nor the source's end was made by a stale page
+        // before cursors kept the failure: it reads the store alone too.)
         var user: User?
-        var failure: TweetSourceFailure?
+        var failure = source == nil ? nil : state?.f
         var fetchedIDs: [String] = []
         var sourceToken = state?.t
-        var sourceExhausted = source == nil || (state?.x ?? false)
-        if let source, !sourceExhausted {
+        var sourceExhausted = source == nil || state.map { $0.x || $0.t == nil } ?? false
+        if let source, !sourceExhausted, failure == nil {
             do {
                 let found: User
                 if let id = state?.u, let stored = try await store.user(id: id) {
@@ -179,7 +186,8 @@ public final class TweetService: Sendable {
         // 4. Where the next page starts.
         let more = moreStored || (failure == nil && !sourceExhausted)
         let next = more
-            ? TimelineCursor(u: user.id, b: rows.last?.tweet.id ?? state?.b, t: sourceToken, x: sourceExhausted).encoded
+            ? TimelineCursor(u: user.id, b: rows.last?.tweet.id ?? state?.b, t: sourceToken, x: sourceExhausted,
+                             f: failure).encoded
             : nil
         return Timeline(user: user, tweets: tweets, nextCursor: next, failure: failure,
                         newlyClassified: rows.count { $0.prediction == nil })

@@ -89,20 +89,25 @@ extension TweetSourceFailure: Codable {
         }
     }
 
-    /// Decodes what ``encode(to:)`` writes (the message of free-text cases is kept).
+    /// Decodes what ``encode(to:)`` writes: the reason of a free-text case is
+    /// its message without the words ``message`` puts before it, so a decoded
+    /// failure equals the one encoded and says the same.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let message = try container.decodeIfPresent(String.self, forKey: .message) ?? ""
+        func reason(after prefix: String) -> String {
+            message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
+        }
         switch try container.decode(String.self, forKey: .kind) {
-        case "connection": self = .connection(message)
+        case "connection": self = .connection(reason(after: "connection failed: "))
         case "timeout": self = .timeout
         case "upstream":
             self = .upstream(status: try container.decode(Int.self, forKey: .status),
                              problem: try container.decodeIfPresent(XAPIProblem.self, forKey: .problem))
         case "rate_limited":
             self = .rateLimited(resetAt: try container.decodeIfPresent(String.self, forKey: .resetAt).flatMap(TweetDate.parse))
-        case "unknown_user": self = .unknownUser(message)
-        case "malformed_response": self = .malformedResponse(message)
+        case "unknown_user": self = .unknownUser(reason(after: "unknown user @"))
+        case "malformed_response": self = .malformedResponse(reason(after: "malformed response: "))
         default: self = .unavailable(message)
         }
     }
