@@ -202,6 +202,43 @@ struct ServiceTests {
         }
     }
 
+    @Test("Tweets the source sends a few at a time come before older stored ones: each is shown once, newest first, and no page is empty")
+    func sourceTweetsComeBeforeOlderStoredOnes() async throws {
+        try await withStore { store, _ async throws in
+            // Twenty recent tweets, sent five a page, and twenty older ones an import stored.
+            let recent = sampleTweets(20, by: alice)
+            let old = (0..<20).map { index in
+                Tweet(id: "9\(String(format: "%03d", 999 - index))", authorID: alice.id, text: "old note \(index)",
+                      createdAt: referenceDate.addingTimeInterval(Double(-86_400 * 365 - 60 * index)), language: "en")
+            }
+            try await store.save(users: [alice], tweets: old)
+            let source = FakeSource(users: [alice], tweets: recent)
+            source.limitPages(to: 5)
+            let pages = try await allPages(makeService(store, source: source, pageSize: 10))
+            #expect(pages.flatMap { $0 } == (recent + old).map(\.id))
+            #expect(pages.allSatisfy { !$0.isEmpty }, "\(pages)")
+        }
+    }
+
+    @Test("A source page with no tweets but more to come is followed by the next, so the page is not empty")
+    func emptySourcePagesAreFollowed() async throws {
+        try await withStore { store, _ async throws in
+            let tweets = sampleTweets(6, by: alice)
+            let source = FakeSource(users: [alice], tweets: tweets)
+            source.sendEmptyPages(TweetService.sourcePagesForAPage - 1)
+            let service = makeService(store, source: source, pageSize: 4)
+            let first = try await service.timeline(username: "alice")
+            #expect(first.tweets.map(\.id) == tweets.prefix(4).map(\.id))
+            #expect(source.calls == 1 + TweetService.sourcePagesForAPage)
+
+            // More empty pages than a call follows: an empty page, whose cursor goes on.
+            source.sendEmptyPages(TweetService.sourcePagesForAPage)
+            let pages = try await allPages(makeService(store, source: source, pageSize: 4))
+            #expect(pages.first == [])
+            #expect(pages.flatMap { $0 } == tweets.map(\.id))
+        }
+    }
+
     @Test("A stale page still continues with what is stored")
     func stalePaging() async throws {
         try await withStore { store, _ async throws in

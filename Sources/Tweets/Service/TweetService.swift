@@ -84,6 +84,13 @@ public final class TweetService: Sendable {
 
     /// One page of a user's tweets, newest first, each with its mood.
     ///
+    /// Across the pages of a walk every tweet comes once, the source's and the
+    /// stored ones (an import's) in one order. While the source has more
+    /// pages, a page stops at the oldest tweet the source sent for it, so it
+    /// may hold fewer than `limit` tweets when the source sends fewer (X may);
+    /// a source page with no tweet that says more follow is followed by the
+    /// next, up to three source pages a call.
+    ///
     /// A first page (no cursor) that is answered records the username in the
     /// search history (unknown users are not recorded), unless `recordsSearch` is false.
     ///
@@ -121,7 +128,8 @@ public final class TweetService: Sendable {
         // before cursors kept the failure: it reads the store alone too.)
         var user: User?
         var failure = source == nil ? nil : state?.f
-        var fetchedIDs: [String] = []
+        // The tweets the source sent in this call; nil when it was not asked or failed.
+        var fetched: [Tweet]?
         var sourceToken = state?.t
         var sourceExhausted = source == nil || state.map { $0.x || $0.t == nil } ?? false
         if let source, !sourceExhausted, failure == nil {
@@ -132,21 +140,30 @@ public final class TweetService: Sendable {
                 } else {
                     found = try await RequestLogger.$current.withValue(logger) { try await source.user(username: key) }
                 }
-                let page = try await RequestLogger.$current.withValue(logger) {
-                    try await source.tweets(of: found, maxResults: limit, cursor: state?.t)
-                }
-                let tweets = page.items.map { tweet in
-                    var tweet = tweet
-                    tweet.authorID = found.id
-                    return tweet
-                }
-                try await store.save(users: [found], tweets: tweets, at: now)
+                // One source page a call; another only while they come back
+                // empty but say more follow (X filters replies and retweets
+                // after paging), at most `sourcePagesForAPage`.
+                var tweets: [Tweet] = []
+                var requests = 0
+                repeat {
+                    let page = try await RequestLogger.$current.withValue(logger) { [sourceToken] in
+                        try await source.tweets(of: found, maxResults: limit, cursor: sourceToken)
+                    }
+                    requests += 1
+                    let pageTweets = page.items.map { tweet in
+                        var tweet = tweet
+                        tweet.authorID = found.id
+                        return tweet
+                    }
+                    try await store.save(users: [found], tweets: pageTweets, at: now)
+                    tweets += pageTweets
+                    sourceToken = page.nextCursor
+                    sourceExhausted = page.nextCursor == nil
+                } while tweets.isEmpty && !sourceExhausted && requests < Self.sourcePagesForAPage
                 // The user is taken only once stored: when their tweets
                 // cannot be fetched, the store alone answers (or nothing does).
                 user = found
-                fetchedIDs = tweets.map(\.id)
-                sourceToken = page.nextCursor
-                sourceExhausted = page.nextCursor == nil
+                fetched = tweets
             } catch TweetSourceFailure.unknownUser {
                 throw TweetServiceError.unknownUser(key)
             } catch let sourceFailure as TweetSourceFailure {
@@ -166,11 +183,22 @@ public final class TweetService: Sendable {
                                             limit: limit + 1)
         let moreStored = rows.count > limit
         rows = Array(rows.prefix(limit))
+        // While the source has more pages, the page stops at the oldest tweet
+        // it sent in this call: the tweets it has not sent yet come before any
+        // older stored ones (an import's), and a cursor past those would skip
+        // them. The next page asks the source for them first.
+        if let fetched, !sourceExhausted {
+            if let oldest = fetched.max(by: Tweet.newestFirst) {
+                rows = Array(rows.prefix { !Tweet.newestFirst(oldest, $0.tweet) })
+            } else {
+                rows = []
+            }
+        }
 
         // 3. Classify what this model has not seen, in one batch.
         let shownIDs = Set(rows.map(\.tweet.id))
         let pendingFetched = try await store.unclassifiedTweets(
-            modelID: classifier.modelID, ids: fetchedIDs.filter { !shownIDs.contains($0) })
+            modelID: classifier.modelID, ids: (fetched ?? []).map(\.id).filter { !shownIDs.contains($0) })
         let pending = rows.filter { $0.prediction == nil }.map(\.tweet) + pendingFetched
         let predictions = try await classify(pending, at: now)
 
@@ -192,6 +220,11 @@ public final class TweetService: Sendable {
         return Timeline(user: user, tweets: tweets, nextCursor: next, failure: failure,
                         newlyClassified: rows.count { $0.prediction == nil })
     }
+
+    /// The most source pages one timeline call asks for: 3. A call asks for
+    /// one; the others only follow pages that held no tweet but said more
+    /// follow, so that a page is not empty while the source has tweets to send.
+    static let sourcePagesForAPage = 3
 
     /// Throws ``TweetServiceError/invalidCursor`` unless `cursor` was made for
     /// this user's timeline: its user is stored under `usernameKey`, and the

@@ -77,6 +77,8 @@ final class FakeSource: TweetSource, @unchecked Sendable {
     private var _failure: TweetSourceFailure?
     private var _tweetsFailure: TweetSourceFailure?
     private var _calls = 0
+    private var _pageLimit = Int.max
+    private var _emptyPages = 0
 
     init(users: [User] = [], tweets: [Tweet] = []) {
         _users = users
@@ -91,6 +93,13 @@ final class FakeSource: TweetSource, @unchecked Sendable {
     func failTweets(with failure: TweetSourceFailure?) { lock.withLock { _tweetsFailure = failure } }
 
     func add(_ tweets: [Tweet]) { lock.withLock { _tweets += tweets } }
+
+    /// Sends at most `count` tweets a page, whatever `maxResults` asks: X may send fewer.
+    func limitPages(to count: Int) { lock.withLock { _pageLimit = count } }
+
+    /// Answers the next `count` tweets calls with no tweet and a cursor to the
+    /// same place, as X does when it filters a page's replies and retweets out.
+    func sendEmptyPages(_ count: Int) { lock.withLock { _emptyPages = count } }
 
     func user(username: String) async throws -> User {
         try lock.withLock {
@@ -109,7 +118,11 @@ final class FakeSource: TweetSource, @unchecked Sendable {
             if let failure = _failure ?? _tweetsFailure { throw failure }
             let tweets = _tweets.filter { $0.authorID == user.id }.sorted(by: Tweet.newestFirst)
             let start = cursor.flatMap { Int($0) } ?? 0
-            let end = min(tweets.count, start + maxResults)
+            if _emptyPages > 0 {
+                _emptyPages -= 1
+                return Page(items: [], nextCursor: String(start))
+            }
+            let end = min(tweets.count, start + min(maxResults, _pageLimit))
             return Page(items: start < end ? Array(tweets[start..<end]) : [],
                         nextCursor: end < tweets.count ? String(end) : nil)
         }
