@@ -284,8 +284,12 @@ final class TweetsCommandTests {
                 #expect(record["lang"] as? String != "en", "\(record)")
             }
         }
-        // The sample holds one Spanish tweet: flagged, not themed.
+        // The sample holds one Spanish tweet: flagged, neither labelled nor themed, as `classify` answers it.
         #expect(records.contains { ($0["lang"] as? String) == "es" && $0["theme"] is NSNull })
+        for record in records where record["mood"] as? String == "unsupported_language" {
+            #expect(record["label"] is NSNull, "\(record)")
+        }
+        #expect(records.filter { $0["label"] is NSNull }.count == records.filter { $0["theme"] is NSNull }.count)
     }
 
     @Test("A timeline straight from an archive is stored as it is shown, and --offline cannot take an archive")

@@ -80,6 +80,22 @@ struct UserRouteTests {
         }
     }
 
+    @Test("A tweet in another language has no label and no theme, as in /v1/classify")
+    func unsupportedTweetHasNoLabel() async throws {
+        try await TestServer.with(seed: importSunnydays) { server in
+            let answer = try await server.request(.GET, "/v1/users/sunnydays/tweets?offline=1&limit=20")
+            #expect(answer.status == 200)
+            let tweets = try #require(try answer.object()["tweets"] as? [[String: Any]])
+            let spanish = try #require(tweets.first { $0["mood"] as? String == "unsupported_language" })
+            #expect(spanish["label"] is NSNull)
+            #expect(spanish["theme"] is NSNull)
+            #expect(tweets.filter { $0["label"] is NSNull }.count == 1)
+            try OpenAPIDocument.shared.validate(answer, path: "/v1/users/{username}/tweets", method: "get")
+            let decoded = try JSONDecoder().decode(Timeline.self, from: answer.body)
+            #expect(decoded.tweets.count { $0.label == nil } == 1)
+        }
+    }
+
     @Test("With the upstream down, stored tweets are answered, stale, with the failure kind")
     func upstreamDownAnswersStale() async throws {
         let upstream = try await FakeXServer.start { _, _ in

@@ -105,13 +105,26 @@ struct DomainTests {
         #expect(decoded == classified)
     }
 
-    @Test("An unsupported-language tweet encodes a null theme")
-    func unsupportedJSON() throws {
-        let tweet = Tweet(id: "2", authorID: "7", text: "hola amigos", createdAt: referenceDate, language: "es")
-        let classified = ClassifiedTweet(tweet: tweet, prediction: CountingClassifier.predict(tweet.text), modelID: "m@1")
+    @Test("An unsupported-language tweet encodes a null label and a null theme, and decodes back equal", arguments: [
+        // The model's language test says Spanish; its label is not the most probable class.
+        (Tweet(id: "2", authorID: "7", text: "hola amigos", createdAt: referenceDate, language: "es"),
+         Prediction(label: .positive, probabilities: .init(negative: 0.2, neutral: 0.6, positive: 0.2),
+                    language: .unsupported(code: "es"))),
+        // The source tags it French; the model took it for English.
+        (Tweet(id: "3", authorID: "7", text: "I love this", createdAt: referenceDate, language: "fr"),
+         CountingClassifier.predict("I love this")),
+    ])
+    func unsupportedJSON(tweet: Tweet, prediction: Prediction) throws {
+        let classified = ClassifiedTweet(tweet: tweet, prediction: prediction, modelID: "m@1")
+        #expect(classified.label == nil)
         let object = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(classified)) as? [String: Any])
+        #expect(object["label"] is NSNull)
         #expect(object["theme"] is NSNull)
         #expect(object["mood"] as? String == "unsupported_language")
+        let decoded = try JSONDecoder().decode(ClassifiedTweet.self, from: JSONEncoder().encode(classified))
+        #expect(decoded == classified)
+        #expect(decoded.hashValue == classified.hashValue)
+        #expect(decoded.label == nil)
     }
 
     @Test("A stale timeline encodes its failure kind")

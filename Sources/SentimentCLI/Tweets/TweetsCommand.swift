@@ -23,7 +23,8 @@ struct TweetsCommand: AsyncParsableCommand {
             (24-bit colour on a terminal; plain when piped or NO_COLOR is set). \
             jsonl prints one object per tweet: id, author_id, text, created_at, \
             lang, label, probabilities, score, language, mood, theme (name, emoji, \
-            color as #RRGGBB, or null) and model_id.
+            color as #RRGGBB, or null) and model_id; label and theme are null \
+            for a language the model does not support (mood unsupported_language).
 
             Exit status: 0 success (stale included); 64 usage error; 65 an \
             --archive with no tweets files or with skipped entries (the rest is \

@@ -13,10 +13,12 @@ import Sentiment
 ///  "theme":{"name":"happy","emoji":"😃","color":"#FFD60A"},"model_id":"default@1.0.0+3fa2c1d0"}
 /// ```
 ///
-/// `theme` is `null` and `mood` is `"unsupported_language"` when the tweet is
-/// not in English; `label`, `probabilities` and `score` are still the model's
-/// raw output then, but are not meaningful. `lang` is the source's language tag,
-/// `language` the model's (`en`, `und`, or the unsupported code).
+/// `label` and `theme` are `null` and `mood` is `"unsupported_language"` when
+/// the tweet is not in English, as `POST /v1/classify` and `sentiment classify`
+/// answer such a text: another language is flagged, not scored.
+/// `probabilities` and `score` are still the model's raw output then, but are
+/// not meaningful. `lang` is the source's language tag, `language` the
+/// model's (`en`, `und`, or the unsupported code).
 public struct ClassifiedTweet: Sendable, Hashable, Identifiable, Codable {
     /// The tweet.
     public var tweet: Tweet
@@ -41,6 +43,29 @@ public struct ClassifiedTweet: Sendable, Hashable, Identifiable, Codable {
     /// The theme, or `nil` when the language is unsupported.
     public var theme: Theme? { mood.theme }
 
+    /// The model's label to show, or `nil` when the language is unsupported
+    /// (the model's decision is then not meaningful, and is withheld).
+    public var label: SentimentLabel? { mood.theme == nil ? nil : prediction.label }
+
+    /// Whether two classified tweets say the same: the label withheld for an
+    /// unsupported language (``label``) takes no part, so a tweet equals its
+    /// JSON decoded.
+    public static func == (lhs: ClassifiedTweet, rhs: ClassifiedTweet) -> Bool {
+        lhs.tweet == rhs.tweet && lhs.mood == rhs.mood && lhs.modelID == rhs.modelID && lhs.label == rhs.label
+            && lhs.prediction.probabilities == rhs.prediction.probabilities
+            && lhs.prediction.language == rhs.prediction.language
+    }
+
+    /// Hashes what ``==`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(tweet)
+        hasher.combine(mood)
+        hasher.combine(modelID)
+        hasher.combine(label)
+        hasher.combine(prediction.probabilities)
+        hasher.combine(prediction.language)
+    }
+
     enum CodingKeys: String, CodingKey {
         case id, text, label, probabilities, score, language, mood, theme
         case authorID = "author_id"
@@ -57,7 +82,7 @@ public struct ClassifiedTweet: Sendable, Hashable, Identifiable, Codable {
         try container.encode(tweet.text, forKey: .text)
         try container.encode(TweetDate.iso8601String(tweet.createdAt), forKey: .createdAt)
         try container.encode(tweet.language, forKey: .sourceLanguage)
-        try container.encode(prediction.label, forKey: .label)
+        try container.encode(label, forKey: .label)
         try container.encode(prediction.probabilities, forKey: .probabilities)
         try container.encode(prediction.score, forKey: .score)
         try container.encode(prediction.language.tag, forKey: .language)
@@ -67,6 +92,8 @@ public struct ClassifiedTweet: Sendable, Hashable, Identifiable, Codable {
     }
 
     /// Decodes the flat shape; `mood` is read back as written, not recomputed.
+    /// A `null` label (an unsupported language) is read as the most probable
+    /// class, which ``label`` withholds again.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let date = try container.decode(String.self, forKey: .createdAt)
@@ -82,9 +109,10 @@ public struct ClassifiedTweet: Sendable, Hashable, Identifiable, Codable {
             language: sourceLanguage
         )
         let language = Language(tag: try container.decodeIfPresent(String.self, forKey: .language) ?? "und")
+        let probabilities = try container.decode(ClassProbabilities.self, forKey: .probabilities)
         prediction = Prediction(
-            label: try container.decode(SentimentLabel.self, forKey: .label),
-            probabilities: try container.decode(ClassProbabilities.self, forKey: .probabilities),
+            label: try container.decodeIfPresent(SentimentLabel.self, forKey: .label) ?? probabilities.argmax,
+            probabilities: probabilities,
             language: language
         )
         modelID = try container.decodeIfPresent(String.self, forKey: .modelID) ?? ""
