@@ -127,6 +127,32 @@ final class TweetsCommandTests {
         #expect(zed.status == 66, "nothing was stored for zed: \(zed.stderr)")
     }
 
+    @Test("Users whose usernames are not ones are skipped with their tweets, each named by line, exit 65, even with --user; the rest is imported")
+    func importSkipsInvalidUsernames() async throws {
+        let db = try freshDatabase()
+        let page = { (tweet: String, author: String, username: String) in
+            #"{"data":[{"id":"\#(tweet)","text":"a happy day for all","created_at":"2024-01-01T00:00:00.000Z","author_id":"\#(author)"}],"#
+                + #""includes":{"users":[{"id":"\#(author)","username":"\#(username)","name":"N"}]}}"#
+        }
+        let dump = try writeDump([page("31", "44", "dash-name"), page("32", "45", String(repeating: "x", count: 57)),
+                                  page("33", "46", ""), page("34", "47", "fine_name")].joined(separator: "\n") + "\n",
+                                 besides: db)
+        for arguments in [["import", dump], ["import", dump, "--user", "walker"]] {
+            let run = try await sentiment(arguments + ["--db", db])
+            #expect(run.status == 65, "\(run.stderr)")
+            #expect(run.stderr.contains(#"skipped dump.jsonl, line 1 includes.users[0]: user 44: "dash-name" is not a username"#),
+                    "\(run.stderr)")
+            #expect(run.stderr.contains("skipped dump.jsonl, line 1 data[0]: tweet 31: its author, user 44, is skipped"), "\(run.stderr)")
+            #expect(run.stderr.contains("skipped dump.jsonl, line 3 includes.users[0]: user 46: \"\" is not a username"), "\(run.stderr)")
+            #expect(run.stderr.contains("1 tweet read, "), "\(run.stderr)")
+            #expect(run.stderr.contains(", 6 skipped (@fine_name"), "\(run.stderr)")
+        }
+        let fine = try await sentiment(["tweets", "fine_name", "--offline", "--format", "jsonl", "--db", db])
+        #expect(try fine.records().compactMap { $0["id"] as? String } == ["34"])
+        let walker = try await sentiment(["tweets", "walker", "--offline", "--format", "jsonl", "--db", db])
+        #expect(try walker.records().isEmpty, "no skipped tweet went to the --user: \(walker.output)")
+    }
+
     @Test("The import summary counts one tweet in the singular and names no users when none was read")
     func importSummaryWording() async throws {
         let db = try freshDatabase()

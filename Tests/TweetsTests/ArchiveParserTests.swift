@@ -94,6 +94,22 @@ struct ArchiveParserTests {
         }
     }
 
+    @Test("An account.js whose username is not one is reported, and names no owner")
+    func accountWithInvalidUsername() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            try directory.write("archive/data/account.js", """
+                window.YTD.account.part0 = [ { "account" : { "accountId" : "42", "username" : "sunny-d" } } ]
+                """)
+            try directory.write("archive/data/tweets.js", "window.YTD.tweets.part0 = [\n" + Self.entry("1001", "hello") + "\n]")
+            let contents = try ArchiveParser.load(from: directory.url.appendingPathComponent("archive"))
+            #expect(contents.tweets.map(\.authorID) == [""])
+            #expect(contents.users.isEmpty)
+            #expect(contents.issues.map(\.description) == [
+                #"data/account.js, entry 1: account 42: "sunny-d" is not a username (1 to 50 letters, digits or _): the archive's owner is unknown"#,
+            ])
+        }
+    }
+
     @Test("An older tweet.js without the tweet wrapper is read")
     func olderArchive() async throws {
         try await withTemporaryDirectory { directory async throws in
@@ -254,6 +270,39 @@ struct ArchiveParserTests {
         #expect(contents.owner(username: "someone") == nil, "every tweet has its author, so no one else's can be shown as someone's")
         let assigned = contents.assigning(owner: User(id: "local:someone", username: "someone", displayName: "someone"))
         #expect(assigned.tweets.allSatisfy { $0.authorID != "local:someone" })
+    }
+
+    @Test("A user whose username is not one is skipped with their tweets, each reported where it is, wherever the user is named")
+    func usersWithInvalidUsernamesAreSkipped() {
+        let long = String(repeating: "x", count: 57)
+        let page = { (tweet: String, author: String, username: String) in
+            #"{"data":[{"id":"\#(tweet)","text":"a happy day","created_at":"2024-01-01T00:00:00.000Z","author_id":"\#(author)"}],"#
+                + #""includes":{"users":[{"id":"\#(author)","username":"\#(username)","name":"N"}]}}"#
+        }
+        let text = [
+            page("31", "44", "dash-name"),
+            page("32", "45", long),
+            page("33", "46", ""),
+            #"{"id_str":"34","text":"v1","created_at":"Wed Oct 10 20:19:24 +0000 2018","user":{"id_str":"47","screen_name":"a b"}}"#,
+            #"{"id":"35","text":"before its author's page","created_at":"2024-01-02T00:00:00.000Z","author_id":"48"}"#,
+            #"{"includes":{"users":[{"id":"48","username":"x.y"}]}}"#,
+            page("36", "49", "fine_name"),
+        ].joined(separator: "\n")
+        let contents = ArchiveParser.parse(Data(text.utf8), file: "odd.jsonl")
+        #expect(contents.tweets.map(\.id) == ["36"])
+        #expect(contents.users.map(\.username) == ["fine_name"])
+        let rule = "is not a username (1 to 50 letters, digits or _)"
+        #expect(contents.issues.map(\.description) == [
+            #"odd.jsonl, line 1 includes.users[0]: user 44: "dash-name" \#(rule)"#,
+            #"odd.jsonl, line 1 data[0]: tweet 31: its author, user 44, is skipped ("dash-name" \#(rule))"#,
+            #"odd.jsonl, line 2 includes.users[0]: user 45: "\#(long)" \#(rule)"#,
+            #"odd.jsonl, line 2 data[0]: tweet 32: its author, user 45, is skipped ("\#(long)" \#(rule))"#,
+            #"odd.jsonl, line 3 includes.users[0]: user 46: "" \#(rule)"#,
+            #"odd.jsonl, line 3 data[0]: tweet 33: its author, user 46, is skipped ("" \#(rule))"#,
+            #"odd.jsonl, line 4: tweet 34: its user's screen_name "a b" \#(rule)"#,
+            #"odd.jsonl, line 6 includes.users[0]: user 48: "x.y" \#(rule)"#,
+            #"odd.jsonl, line 5: tweet 35: its author, user 48, is skipped ("x.y" \#(rule))"#,
+        ])
     }
 
     @Test("Tweets that name several authors by id alone are given to no owner, and one such author is the owner")

@@ -14,7 +14,9 @@ struct ImportCommand: AsyncParsableCommand {
             of X API v1.1 or v2 tweets or v2 pages, or a JSON array or v2 page; \
             '-' reads a file of those kinds from standard input. \
             Files that do not say whose tweets they are need --user. Malformed \
-            entries are reported with their position on standard error and skipped.
+            entries, and users whose username is not one (1 to 50 letters, digits \
+            or _) with their tweets, are reported with their position on standard \
+            error and skipped.
 
             Exit status: 0 success; 65 some entries were skipped (the rest is \
             imported), or the tweets name several authors by id alone, so none \

@@ -18,7 +18,9 @@ import Sentiment
 /// - **A JSON array** of such objects, or **a single v2 page**.
 ///
 /// A malformed entry — invalid JSON, a missing id, text or date, a text with
-/// nothing visible in it — is recorded
+/// nothing visible in it, a user whose username is not one
+/// (``User/isValidUsername(_:)``, which every lookup of a user asks), and that
+/// user's tweets — is recorded
 /// in ``ArchiveContents/issues`` with its file and position and skipped; the
 /// other entries are kept. Text is unescaped (`&amp;` → `&`) as X escapes it;
 /// an escape of half a surrogate pair (`\uD83D` alone: an emoji cut in two)
@@ -122,6 +124,11 @@ public enum ArchiveParser {
                 reason: "no account with an accountId and a username: the archive's owner is unknown"))
             return nil
         }
+        if let problem = usernameProblem(username) {
+            issues.append(ArchiveIssue(file: prefix + "account.js", position: "entry 1",
+                                       reason: "account \(id): \(problem): the archive's owner is unknown"))
+            return nil
+        }
         var user = User(id: id, username: username, displayName: (account["accountDisplayName"] as? String) ?? username)
         let profileFile = root.appendingPathComponent("profile.js")
         if FileManager.default.fileExists(atPath: profileFile.path),
@@ -171,9 +178,26 @@ public enum ArchiveParser {
         /// Where the first tweet of each id was, to name it when the id comes again.
         var firstOfID: [String: (tweet: Tweet, file: String, position: String)] = [:]
         var repeatedTweets = 0
+        /// The users skipped for a username that is not one, by id: their
+        /// tweets are skipped too, never given to another user.
+        var refusedUsers: [String: String] = [:]
 
+        /// What was read. A tweet read before the entry that refused its
+        /// author (a later page's `includes.users`) is skipped here.
         var contents: ArchiveContents {
-            ArchiveContents(users: users, tweets: tweets, issues: issues, repeatedTweets: repeatedTweets)
+            var issues = issues
+            let tweets = tweets.filter { tweet in
+                guard let username = refusedUsers[tweet.authorID] else { return true }
+                let first = firstOfID[tweet.id]
+                issues.append(ArchiveIssue(file: first?.file ?? file, position: first?.position ?? "tweet \(tweet.id)",
+                                           reason: Self.refusedAuthorReason(tweet, username: username)))
+                return false
+            }
+            return ArchiveContents(users: users, tweets: tweets, issues: issues, repeatedTweets: repeatedTweets)
+        }
+
+        static func refusedAuthorReason(_ tweet: Tweet, username: String) -> String {
+            "tweet \(tweet.id): its author, user \(tweet.authorID), is skipped (\(ArchiveParser.usernameProblem(username) ?? username))"
         }
 
         /// Reads one file's bytes, detecting its format. Bytes that are not
@@ -259,7 +283,16 @@ public enum ArchiveParser {
 
         mutating func addPage(_ page: [String: Any], position: String) {
             if let includes = page["includes"] as? [String: Any], let list = includes["users"] as? [[String: Any]] {
-                users += list.compactMap(ArchiveParser.v2User)
+                for (index, object) in list.enumerated() {
+                    guard let user = ArchiveParser.v2User(object) else { continue }
+                    if let problem = ArchiveParser.usernameProblem(user.username) {
+                        refusedUsers[user.id] = user.username
+                        issues.append(ArchiveIssue(file: file, position: "\(position) includes.users[\(index)]",
+                                                   reason: "user \(user.id): \(problem)"))
+                    } else {
+                        users.append(user)
+                    }
+                }
             }
             switch page["data"] {
             case let list as [Any]:
@@ -281,6 +314,11 @@ public enum ArchiveParser {
         mutating func addTweet(_ object: [String: Any], position: String) {
             switch ArchiveParser.tweet(object) {
             case .success(let (tweet, user)):
+                if let username = refusedUsers[tweet.authorID] {
+                    issues.append(ArchiveIssue(file: file, position: position,
+                                               reason: Self.refusedAuthorReason(tweet, username: username)))
+                    return
+                }
                 if let user { users.append(user) }
                 if let first = firstOfID[tweet.id] {
                     // Pages that overlap repeat a tweet: counted, and kept once.
@@ -333,11 +371,25 @@ public enum ArchiveParser {
         } else {
             return .failure(EntryError(message: "tweet \(id): missing created_at"))
         }
+        if let user = object["user"] as? [String: Any], let name = user["screen_name"] as? String,
+            let problem = usernameProblem(name)
+        {
+            return .failure(EntryError(message: "tweet \(id): its user's screen_name \(problem)"))
+        }
         let embedded = (object["user"] as? [String: Any]).flatMap { v1User($0) ?? namedUser($0) }
         let authorID = string(object["author_id"]) ?? embedded?.id ?? string(object["user_id_str"]) ?? ""
         let language = (object["lang"] as? String).flatMap { $0.isEmpty ? nil : $0 }
         return .success((Tweet(id: id, authorID: authorID, text: HTMLEntities.decode(text), createdAt: createdAt,
                                language: language), embedded))
+    }
+
+    /// Why `username` cannot name a stored user (`nil` when it can): every
+    /// lookup of a user refuses what ``User/isValidUsername(_:)`` refuses, so
+    /// such a user's tweets could be listed but never reached.
+    static func usernameProblem(_ username: String) -> String? {
+        guard !User.isValidUsername(username) else { return nil }
+        let shown = username.unicodeScalars.count > 60 ? String(String.UnicodeScalarView(username.unicodeScalars.prefix(60))) + "…" : username
+        return "\"\(shown)\" is not a username (1 to 50 letters, digits or _)"
     }
 
     static func v1User(_ object: [String: Any]) -> User? {
