@@ -1,4 +1,7 @@
 import Foundation
+import GRDB
+import InMemoryLogging
+import Logging
 import Testing
 @testable import Tweets
 
@@ -383,6 +386,36 @@ struct ServiceTests {
             #expect(try await service.searchHistory().first?.username == "user6")
             try await service.clearSearchHistory()
             #expect(try await service.searchHistory().isEmpty)
+        }
+    }
+
+    @Test("A search the history cannot record is logged as a warning, and the timeline is answered all the same")
+    func historyFailureDoesNotFailTheTimeline() async throws {
+        try await withStore { store, directory async throws in
+            let source = FakeSource(users: [alice], tweets: sampleTweets(3, by: alice))
+            _ = try await makeService(store, source: source).timeline(username: "alice")
+            // A history write that fails, as one does when another process holds the write lock past the busy timeout.
+            let queue = try DatabaseQueue(path: directory.path("db/tweets.sqlite"))
+            try await queue.write { db in
+                try db.execute(sql: """
+                    CREATE TRIGGER refuse_history BEFORE INSERT ON search_history
+                    BEGIN SELECT RAISE(ABORT, 'database is locked'); END
+                    """)
+            }
+            try queue.close()
+
+            let logs = InMemoryLogHandler()
+            var logger = Logger(label: "test", factory: { _ in logs })
+            logger.logLevel = .debug
+            for service in [makeService(store, source: nil),
+                            TweetService(store: store, source: source, classifier: CountingClassifier(), logger: logger)] {
+                let timeline = try await service.timeline(username: "@Alice")
+                #expect(timeline.tweets.count == 3)
+            }
+            #expect(try await store.searchHistory().map(\.username) == ["alice"], "only the first search was recorded")
+            let warnings = logs.entries.filter { $0.level == .warning }
+            #expect(warnings.map(\.message.description) == ["search not recorded in the history"])
+            #expect(warnings.first?.metadata["error"].map { "\($0)".contains("database is locked") } == true)
         }
     }
 

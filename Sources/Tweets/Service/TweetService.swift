@@ -92,7 +92,10 @@ public final class TweetService: Sendable {
     /// next, up to three source pages a call.
     ///
     /// A first page (no cursor) that is answered records the username in the
-    /// search history (unknown users are not recorded), unless `recordsSearch` is false.
+    /// search history (unknown users are not recorded), unless `recordsSearch`
+    /// is false. The record is best-effort: when it cannot be written (the
+    /// database locked by another process), a warning is logged and the page
+    /// is answered all the same.
     ///
     /// - Parameters:
     ///   - username: with or without `@`, any case.
@@ -208,7 +211,7 @@ public final class TweetService: Sendable {
         }
 
         if state == nil && recordsSearch {
-            try await store.recordSearch(username: username, at: now, limit: options.historyLimit)
+            await recordSearch(username: username, at: now)
         }
 
         // 4. Where the next page starts.
@@ -235,6 +238,20 @@ public final class TweetService: Sendable {
         }
         if let before = cursor.b {
             guard try await store.containsTweet(id: before, authorID: owner.id) else { throw TweetServiceError.invalidCursor }
+        }
+    }
+
+    /// Records a search in the history, if it can: the history is a side
+    /// effect of a timeline, so a write that fails (the database locked by
+    /// another process past the busy timeout, a full disk) is logged as a
+    /// `warning` and the timeline is answered all the same.
+    private func recordSearch(username: String, at date: Date) async {
+        do {
+            try await store.recordSearch(username: username, at: date, limit: options.historyLimit)
+        } catch {
+            logger.warning("search not recorded in the history", metadata: [
+                "username": "\(User.key(for: username))", "error": "\(error)",
+            ])
         }
     }
 
