@@ -63,6 +63,20 @@ struct UserRouteParameterTests {
         }
     }
 
+    @Test("A search query's length counts code points, as openapi.json's maxLength does: a combining accent counts")
+    func queryLengthCountsCodePoints() async throws {
+        try await TestServer.with(seed: importSunnydays) { server in
+            // "é" written as "e" and U+0301: two code points, one character.
+            let accented = "e%CC%81"
+            let over = try await server.request(.GET, "/v1/users?query=" + String(repeating: accented, count: 51))
+            #expect(over.status == 400)
+            #expect((try over.object()["detail"] as? String)?.hasSuffix("not 102") == true)
+            try OpenAPIDocument.shared.validate(over, path: "/v1/users", method: "get")
+            let limit = try await server.request(.GET, "/v1/users?query=" + String(repeating: accented, count: 50))
+            #expect(limit.status == 200)
+        }
+    }
+
     @Test("A search query longer than 100 characters is a 400, not a database failure", arguments: [
         String(repeating: "_", count: 25_000), String(repeating: "a", count: 50_001), String(repeating: "a", count: 101),
     ])

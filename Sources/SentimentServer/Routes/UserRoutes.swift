@@ -25,9 +25,12 @@ struct UserRoutes {
     /// usernames that start with it (all of them for an empty query), most recent first.
     func search(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let query = request.formQueryParameter("query") ?? ""
-        guard query.count <= TweetStore.maximumPrefixLength else {
+        // Code points, as openapi.json's `maxLength` counts them (JSON Schema),
+        // not grapheme clusters: "e" and a combining accent are two.
+        let length = query.unicodeScalars.count
+        guard length <= TweetStore.maximumPrefixLength else {
             throw Problem.invalidParameter(
-                "query must be at most \(TweetStore.maximumPrefixLength) characters, not \(query.count)")
+                "query must be at most \(TweetStore.maximumPrefixLength) characters (code points), not \(length)")
         }
         let limit = try Self.limit(request, default: 10, maximum: 50)
         let service = TweetService(store: services.store, source: nil, classifier: services.classifier, options: options,
