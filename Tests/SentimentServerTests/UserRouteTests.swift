@@ -279,4 +279,21 @@ struct UserRouteTests {
             #expect(header.status == 204)
         }
     }
+
+    @Test("Either header with the right key lets a write through, whatever the other carries", arguments: [
+        ([("X-API-Key", "wrong"), ("Authorization", "Bearer s3cret")], 204),
+        ([("X-API-Key", ""), ("Authorization", "Bearer s3cret")], 204),
+        ([("X-API-Key", "s3cret"), ("Authorization", "Bearer wrong")], 204),
+        ([("X-API-Key", "s3cret"), ("Authorization", "Basic czNjcmV0")], 204),
+        ([("X-API-Key", "wrong"), ("Authorization", "Bearer s3cre")], 401),
+        ([("X-API-Key", ""), ("Authorization", "Bearer ")], 401),
+        ([("Authorization", "Basic czNjcmV0")], 401),
+    ])
+    func eitherKeyHeaderIsEnough(headers: [(String, String)], status: Int) async throws {
+        try await TestServer.with(configure: { $0.apiKey = "s3cret" }, seed: importSunnydays) { server in
+            let answer = try await server.request(.DELETE, "/v1/history", headers: headers)
+            #expect(answer.status == status, "\(headers)")
+            try OpenAPIDocument.shared.validate(answer, path: "/v1/history", method: "delete")
+        }
+    }
 }
