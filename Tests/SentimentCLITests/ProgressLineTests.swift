@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The progress line of `classify`, which is for a terminal that shows standard error alone.
-@Suite("classify's progress line")
+@Suite("classify's progress line", .serialized)
 struct ProgressLineTests {
     /// A pseudo-terminal: `terminal` is the side a program writes to, `screen` what it shows.
     private final class PseudoTerminal {
@@ -13,16 +13,20 @@ struct ProgressLineTests {
             // Glibc declares these only for X/Open, which Swift's Glibc module is not
             // compiled for: they are looked up in the C library instead.
             typealias Call = @convention(c) (Int32) -> Int32
-            typealias Name = @convention(c) (Int32) -> UnsafeMutablePointer<CChar>?
+            // ptsname_r, not ptsname, whose one static buffer two tests at once would share:
+            // both opened the same terminal.
+            typealias Name = @convention(c) (Int32, UnsafeMutablePointer<CChar>, Int) -> Int32
             let library = dlopen(nil, RTLD_NOW)
             func find<F>(_ name: String, as type: F.Type) throws -> F {
                 unsafeBitCast(try #require(dlsym(library, name), "no \(name) in the C library"), to: type)
             }
             let (openMaster, grant, unlock, name) = (try find("posix_openpt", as: Call.self), try find("grantpt", as: Call.self),
-                                                     try find("unlockpt", as: Call.self), try find("ptsname", as: Name.self))
+                                                     try find("unlockpt", as: Call.self), try find("ptsname_r", as: Name.self))
             screen = openMaster(O_RDWR | O_NOCTTY)
             try #require(screen >= 0 && grant(screen) == 0 && unlock(screen) == 0)
-            let side = open(try #require(name(screen)), O_RDWR | O_NOCTTY)
+            var path = [CChar](repeating: 0, count: 128)
+            try #require(name(screen, &path, path.count) == 0)
+            let side = open(path, O_RDWR | O_NOCTTY)
             try #require(side >= 0)
             terminal = FileHandle(fileDescriptor: side, closeOnDealloc: true)
         }
