@@ -72,10 +72,6 @@ struct EvalCommand: ParsableCommand {
         }
         let examples = try readExamples(paths.last!)
         let file = dataName(paths.last!)
-        guard !examples.isEmpty else {
-            printError("\(file): no labelled tweets, only a header: nothing to evaluate")
-            throw ExitCode.dataError
-        }
         let evaluation = Evaluation(gold: examples.map(\.label), predictions: model.classify(examples.map(\.text)))
         try StandardStreams.write(json ? EvaluationReport.json(evaluation, model: model, file: file)
                                        : EvaluationReport.text(evaluation, model: model, file: file))

@@ -174,10 +174,6 @@ struct TrainCommand: ParsableCommand {
         // Everything a run needs is checked before minutes of training.
         let (examples, trainSHA256) = try readExamplesAndDigest(train)
         let devExamples = try dev.map(readExamples)
-        if let dev, devExamples?.isEmpty == true {
-            printError("\(dataName(dev)): no labelled tweets, only a header: nothing to evaluate on")
-            throw ExitCode.dataError
-        }
         if let reason = OutputDirectory.problem(out) {
             printError("cannot write the model to \(out): \(reason)")
             throw ExitCode.cannotCreate
@@ -213,10 +209,17 @@ struct TrainCommand: ParsableCommand {
     }
 }
 
-/// Reads a labelled TSV file, or standard input for `-`, turning its errors
-/// into a message and an exit status.
+/// Reads a labelled TSV file to evaluate on (eval's data, train's --dev), or
+/// standard input for `-`, turning its errors into a message and an exit
+/// status; one with a header and no tweets is refused (65), since there is
+/// nothing to evaluate.
 func readExamples(_ path: String) throws -> [LabeledExample] {
-    try readLabelled(path, file: LabeledExample.readTSV, data: LabeledExample.readTSV(data:name:))
+    let examples = try readLabelled(path, file: LabeledExample.readTSV, data: LabeledExample.readTSV(data:name:))
+    guard !examples.isEmpty else {
+        printError("\(dataName(path)): no labelled tweets, only a header: nothing to evaluate")
+        throw ExitCode.dataError
+    }
+    return examples
 }
 
 /// `readExamples` and the SHA-256 of the bytes read (a pipe cannot be read twice).
