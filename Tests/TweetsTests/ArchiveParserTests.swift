@@ -392,4 +392,16 @@ struct ArchiveParserTests {
         #expect(second.nextCursor == nil)
         await #expect(throws: TweetSourceFailure.unknownUser("other")) { try await source.user(username: "other") }
     }
+
+    @Test("An archive cursor past the end, or a page size up to Int.max, gives the rest or nothing instead of overflowing", arguments: [
+        (String(Int.max), 20, [String]()), ("5", Int.max, []), ("9", 1, []), ("3", Int.max, ["2", "1"]), ("0", Int.max, ["5", "4", "3", "2", "1"]),
+    ])
+    func archiveCursorBounds(cursor: String, maxResults: Int, expected: [String]) async throws {
+        let tweets = (1...5).map { Tweet(id: "\($0)", authorID: "", text: "t\($0)", createdAt: referenceDate + Double($0)) }
+        let source = ArchiveSource(contents: ArchiveContents(tweets: tweets), owner: "someone")
+        let user = try await source.user(username: "someone")
+        let page = try await source.tweets(of: user, maxResults: maxResults, cursor: cursor)
+        #expect(page.items.map(\.id) == expected)
+        #expect(page.nextCursor == nil)
+    }
 }

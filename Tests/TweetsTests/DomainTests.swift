@@ -113,6 +113,9 @@ struct DomainTests {
         // The source tags it French; the model took it for English.
         (Tweet(id: "3", authorID: "7", text: "I love this", createdAt: referenceDate, language: "fr"),
          CountingClassifier.predict("I love this")),
+        // The source's tag in capitals, with a region: the mood holds it lowercased.
+        (Tweet(id: "4", authorID: "7", text: "I love this", createdAt: referenceDate, language: "PT-BR"),
+         CountingClassifier.predict("I love this")),
     ])
     func unsupportedJSON(tweet: Tweet, prediction: Prediction) throws {
         let classified = ClassifiedTweet(tweet: tweet, prediction: prediction, modelID: "m@1")
@@ -190,6 +193,36 @@ struct DomainTests {
     func printDates() {
         #expect(TweetDate.iso8601String(Date(timeIntervalSince1970: 1_539_202_764.25)) == "2018-10-10T20:19:24.250Z")
         #expect(TweetDate.iso8601String(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+    }
+
+    @Test("A date outside years 0–9999, or not a number, prints as the nearest end of that range instead of trapping", arguments: [
+        (1e16, "9999-12-31T23:59:59.999Z"), (1e12, "9999-12-31T23:59:59.999Z"), (.infinity, "9999-12-31T23:59:59.999Z"),
+        (-1e16, "0000-01-01T00:00:00.000Z"), (-.infinity, "0000-01-01T00:00:00.000Z"), (.nan, "0000-01-01T00:00:00.000Z"),
+    ])
+    func printFarDates(seconds: Double, expected: String) throws {
+        let text = TweetDate.iso8601String(Date(timeIntervalSince1970: seconds))
+        #expect(text == expected)
+        #expect(TweetDate.parse(text) != nil)
+        let tweet = Tweet(id: "1", authorID: "7", text: "far", createdAt: Date(timeIntervalSince1970: seconds))
+        let decoded = try JSONDecoder().decode(Tweet.self, from: JSONEncoder().encode(tweet))
+        #expect(decoded == tweet)
+    }
+
+    @Test("A tweet keeps its date to the millisecond, so it equals its JSON decoded, and dates after 2038 lose nothing on each round", arguments: [
+        1_539_202_764.123_456_7, 1_700_000_000.000_4, 2_524_608_000.001, 4_102_444_800.999, 253_402_300_799.999,
+    ])
+    func millisecondDates(seconds: Double) throws {
+        var tweet = Tweet(id: "1", authorID: "7", text: "now", createdAt: Date(timeIntervalSince1970: seconds))
+        #expect(abs(tweet.createdAt.timeIntervalSince1970 - seconds) <= 0.0005 * (1 + 1e-9))
+        for _ in 0..<3 {
+            let decoded = try JSONDecoder().decode(Tweet.self, from: JSONEncoder().encode(tweet))
+            #expect(decoded == tweet)
+            tweet = decoded
+        }
+        var changed = tweet
+        changed.createdAt = Date(timeIntervalSince1970: seconds + 0.000_1)
+        #expect(changed.createdAt == TweetDate.normalized(changed.createdAt))
+        #expect(TweetDate.iso8601String(tweet.createdAt) == TweetDate.iso8601String(Date(timeIntervalSince1970: seconds)))
     }
 
     @Test("Usernames are compared without @ and case")

@@ -75,6 +75,12 @@ struct RetryPolicyTests {
         #expect(sleeper.sleeps.isEmpty)
     }
 
+    @Test("A reset too far away for its milliseconds to fit an Int64 is reported at once, not a trap", arguments: [1e16, 1e300, Double.infinity])
+    func farRateLimitReset(seconds: Double) {
+        #expect(RetryPolicy.standard.rateLimitWait(until: Date(timeIntervalSince1970: seconds), now: referenceDate) == nil)
+        #expect(RetryPolicy.standard.rateLimitWait(until: referenceDate + 3, now: referenceDate) == .seconds(3))
+    }
+
     @Test("Back-off doubles from 4 s for each retry asked for, and zero retries is no waiting at all")
     func backoffDelays() async throws {
         #expect(RetryPolicy.backoff(retries: 3).delays == [.seconds(4), .seconds(8), .seconds(16)])

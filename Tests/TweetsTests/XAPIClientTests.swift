@@ -240,6 +240,29 @@ struct XAPIClientTests {
         }
     }
 
+    @Test("A 429 whose reset is not a time a tweet can have is rate limiting without a reset, not a crash", arguments: [
+        "1e16", "-1e16", "inf", "nan", "1e400", "soon",
+    ])
+    func unreadableRateLimitReset(reset: String) async throws {
+        try await withClient({ _, _ in
+            .respond(status: 429, headers: [("x-rate-limit-remaining", "0"), ("x-rate-limit-reset", reset)], body: "{}")
+        }) { client, server, sleeper in
+            await #expect(throws: TweetSourceFailure.rateLimited(resetAt: nil)) {
+                try await client.user(username: "alice")
+            }
+            #expect(server.requests.count == 1)
+            #expect(sleeper.sleeps.isEmpty)
+        }
+    }
+
+    @Test("A request timeout too long for NIO's nanoseconds is taken as a year, not a trap")
+    func hugeRequestTimeout() async throws {
+        try await withClient(timeout: .seconds(Int64.max), { _, _ in .respond(status: 200, body: XBodies.user()) }) { client, server, _ in
+            _ = try await client.user(username: "alice")
+            #expect(server.requests.count == 1)
+        }
+    }
+
     @Test("A spent budget stops requests until the reset, without calling X")
     func spentBudget() async throws {
         let reset = Int(referenceDate.timeIntervalSince1970) + 600

@@ -119,7 +119,7 @@ public struct ClassifiedTweet: Sendable, Hashable, Identifiable, Codable {
         if let theme = try container.decodeIfPresent(Theme.self, forKey: .theme) {
             mood = .themed(theme)
         } else {
-            let code = language.isSupported ? (sourceLanguage ?? "und") : language.tag
+            let code = language.isSupported ? (sourceLanguage ?? "und").lowercased() : language.tag
             mood = .unsupportedLanguage(code)
         }
     }

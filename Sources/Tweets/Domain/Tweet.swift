@@ -11,8 +11,11 @@ public struct Tweet: Sendable, Hashable, Codable, Identifiable {
     public var authorID: String
     /// The full text.
     public var text: String
-    /// When it was posted.
-    public var createdAt: Date
+    /// When it was posted, to the millisecond (``TweetDate/normalized(_:)``:
+    /// as JSON and the store keep it, so a tweet equals its JSON decoded).
+    public var createdAt: Date {
+        didSet { createdAt = TweetDate.normalized(createdAt) }
+    }
     /// The source's BCP 47 language tag (`"en"`, `"es"`, `"und"`…), when it gave one.
     public var language: String?
 
@@ -21,7 +24,7 @@ public struct Tweet: Sendable, Hashable, Codable, Identifiable {
         self.id = id
         self.authorID = authorID
         self.text = text
-        self.createdAt = createdAt
+        self.createdAt = TweetDate.normalized(createdAt)
         self.language = language
     }
 

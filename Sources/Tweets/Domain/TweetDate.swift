@@ -15,9 +15,35 @@ public enum TweetDate {
         return parseISO8601(trimmed) ?? parseV1(trimmed)
     }
 
+    /// The earliest date either format can write: `0000-01-01T00:00:00.000Z`.
+    public static let earliest = Date(timeIntervalSince1970: Double(daysFromCivil(year: 0, month: 1, day: 1) * 86_400))
+    /// The latest date either format can write: `9999-12-31T23:59:59.999Z`.
+    public static let latest = Date(
+        timeIntervalSince1970: Double(daysFromCivil(year: 9999, month: 12, day: 31) * 86_400 + 86_399) + 0.999)
+
+    /// A date as both formats keep it: to the nearest millisecond, and held to
+    /// years 0 to 9999 (``earliest`` … ``latest``; not a number is ``earliest``).
+    /// Applying it twice changes nothing, and
+    /// `parse(iso8601String(d)) == normalized(d)` for every date `d`.
+    public static func normalized(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds(date)) / 1000)
+    }
+
+    /// Milliseconds since 1970 of ``normalized(_:)``.
+    static func milliseconds(_ date: Date) -> Int64 {
+        let lower = earliest.timeIntervalSince1970 * 1000, upper = latest.timeIntervalSince1970 * 1000
+        let value = date.timeIntervalSince1970 * 1000
+        guard value >= lower else { return Int64(lower) }  // also not a number
+        return Int64(min(value, upper).rounded())
+    }
+
     /// Formats a date as ISO 8601 in UTC with milliseconds: `2018-10-10T20:19:24.000Z`.
+    ///
+    /// The date is ``normalized(_:)`` first: a date before year 0 or after
+    /// year 9999 is written as the nearest end of that range, never as a year
+    /// that ``parse(_:)`` would refuse.
     public static func iso8601String(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        let milliseconds = milliseconds(date)
         let seconds = Int64((Double(milliseconds) / 1000).rounded(.down))
         let millis = Int(milliseconds - seconds * 1000)
         var days = seconds / 86_400
@@ -104,7 +130,7 @@ public enum TweetDate {
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
-        return Date(timeIntervalSince1970: Double(seconds) + fraction)
+        return normalized(Date(timeIntervalSince1970: Double(seconds) + fraction))
     }
 
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {

@@ -23,6 +23,8 @@ public struct RetryPolicy: Sendable, Hashable {
 
     /// `retries` retries after 4 s, 8 s, 16 s, … (doubling); rate-limit waits up
     /// to 10 s, or none at all when `retries` is 0 (``none``).
+    ///
+    /// - Precondition: `retries` is not negative.
     public static func backoff(retries: Int) -> RetryPolicy {
         precondition(retries >= 0, "retries cannot be negative")
         guard retries > 0 else { return .none }
@@ -42,6 +44,8 @@ public struct RetryPolicy: Sendable, Hashable {
     public func rateLimitWait(until resetAt: Date?, now: Date) -> Duration? {
         guard let resetAt else { return nil }
         let seconds = max(0, resetAt.timeIntervalSince(now))
+        // Compared before converting: a reset years away does not fit the milliseconds.
+        guard seconds <= maximumRateLimitWait.seconds else { return nil }
         let wait = Duration.milliseconds(Int64((seconds * 1000).rounded(.up)))
         return wait <= maximumRateLimitWait ? wait : nil
     }

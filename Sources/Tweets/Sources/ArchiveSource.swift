@@ -45,8 +45,9 @@ public struct ArchiveSource: TweetSource {
         guard let start = cursor.map({ Int($0) }) ?? 0, start >= 0 else {
             throw TweetSourceFailure.malformedResponse("invalid archive cursor")
         }
-        let end = min(tweets.count, start + max(1, maxResults))
-        let items = start < end ? Array(tweets[start..<end]) : []
+        guard start < tweets.count else { return Page(items: [], nextCursor: nil) }
+        let end = start + min(max(1, maxResults), tweets.count - start)
+        let items = Array(tweets[start..<end])
         return Page(items: items, nextCursor: end < tweets.count ? String(end) : nil)
     }
 }

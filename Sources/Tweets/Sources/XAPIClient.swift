@@ -134,7 +134,8 @@ public actor XAPIClient: TweetSource {
         request.headers.add(name: "User-Agent", value: configuration.userAgent)
         request.headers.add(name: "Accept", value: "application/json")
 
-        let timeout = TimeAmount.nanoseconds(Int64(configuration.requestTimeout.seconds * 1e9))
+        // A timeout beyond a year is no timeout; NIO's nanoseconds are an Int64.
+        let timeout = TimeAmount.nanoseconds(Int64(max(0, min(configuration.requestTimeout.seconds, 31_536_000)) * 1e9))
         let started = ContinuousClock.now
         let status: HTTPResponseStatus
         let headers: HTTPHeaders
@@ -227,9 +228,13 @@ public actor XAPIClient: TweetSource {
         limits[endpoint] = nil
     }
 
-    /// `x-rate-limit-reset`: Unix seconds.
+    /// `x-rate-limit-reset`: Unix seconds; `nil` when absent, not a number or
+    /// outside years 0 to 9999 (``TweetDate/earliest`` … ``TweetDate/latest``).
     static func resetDate(_ headers: HTTPHeaders) -> Date? {
-        headers.first(name: "x-rate-limit-reset").flatMap { Double($0) }.map { Date(timeIntervalSince1970: $0) }
+        guard let seconds = headers.first(name: "x-rate-limit-reset").flatMap({ Double($0) }),
+            seconds >= TweetDate.earliest.timeIntervalSince1970, seconds <= TweetDate.latest.timeIntervalSince1970
+        else { return nil }
+        return Date(timeIntervalSince1970: seconds)
     }
 }
 
