@@ -9,7 +9,7 @@ public struct Explanation: Sendable {
         public var feature: String
         /// Its push on each class's score, relative to the mean of the three
         /// (so they sum to zero): positive means "towards this class".
-        public var push: ClassProbabilities
+        public var push: ClassScores
     }
 
     /// The tokens, as the tokenizer produced them.
@@ -60,7 +60,7 @@ extension SentimentModel {
                 .prefix(max(0, limit))
                 .map { name in
                     let p = pushes[name]!
-                    return .init(feature: name, push: ClassProbabilities(negative: p[0], neutral: p[1], positive: p[2]))
+                    return .init(feature: name, push: ClassScores(negative: p[0], neutral: p[1], positive: p[2]))
                 }
         }
         // The tokens of the whole text (a long one was read in segments).

@@ -8,6 +8,9 @@
 /// no letters at all (emoji, numbers) is `undetermined` and is scored as usual.
 ///
 /// In JSON (`Codable`) a language is its `tag`: `"en"`, `"und"` or the code.
+/// The tags "en", "und" and "" name `english` and `undetermined`, so an
+/// `unsupported` language with one of them as its code (which the model
+/// never makes) reads back as those.
 public enum Language: Sendable, Hashable, Codable {
     /// English, as far as a cheap test can tell.
     case english

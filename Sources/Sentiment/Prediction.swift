@@ -5,7 +5,9 @@
 /// …, "positive": …}, "score": …, "lang": "en"}`. `score` is written for
 /// readers and recomputed from the probabilities when decoding. Unlike the
 /// command line, which writes `"label": null` for an unsupported language,
-/// the label is always written: it is the model's decision either way.
+/// the label is always written: it is the model's decision either way. A
+/// `null` label is read back as the most probable class, so a `classify`
+/// record of another language decodes too.
 public struct Prediction: Sendable, Hashable, Codable {
     /// The decided class (the most probable one after the model's decision
     /// rule; see `SentimentModel.classify(_:)`).
@@ -31,11 +33,14 @@ public struct Prediction: Sendable, Hashable, Codable {
         case language = "lang"
     }
 
-    /// Decodes `label`, `probabilities` and `lang`; `score` is not read.
+    /// Decodes `label`, `probabilities` and `lang`; `score` is not read. A
+    /// `null` label (the command line's for an unsupported language) is the
+    /// most probable class.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(label: try container.decode(SentimentLabel.self, forKey: .label),
-                  probabilities: try container.decode(ClassProbabilities.self, forKey: .probabilities),
+        let probabilities = try container.decode(ClassProbabilities.self, forKey: .probabilities)
+        self.init(label: try container.decodeIfPresent(SentimentLabel.self, forKey: .label) ?? probabilities.argmax,
+                  probabilities: probabilities,
                   language: try container.decode(Language.self, forKey: .language))
     }
 

@@ -172,7 +172,8 @@ public struct SentimentModel: Sendable {
     /// machine, two workers sharing one table of 6 MiB classified a large
     /// dump faster than two with 3 MiB each (Docs/performance.md).
     ///
-    /// - Precondition: `table` was made by this model (`makeTokenTable`).
+    /// - Precondition: `table` was made by this model (`makeTokenTable`), and
+    ///   `batchCapacity` is 1 to `Workspace.maximumBatchCapacity`.
     public func makeWorkspace(sharing table: TokenTable, batchCapacity: Int = 256) -> Workspace {
         table.serve(fused.identity)   // stops here if another model made the table
         return Workspace(batchCapacity: batchCapacity, table: table)
@@ -222,26 +223,51 @@ public struct SentimentModel: Sendable {
     /// serve this model (`TokenCache.serve`).
     @inline(__always)
     func featurize(_ bytes: UnsafeRawBufferPointer, row: Int, workspace: Workspace) {
-        if bytes.count > TextSegments.wholeLimit {
-            featurizeSegments(bytes, row: row, workspace: workspace)
+        // Invalid UTF-8 becomes U+FFFD, three bytes for each bad sequence, so
+        // a text of more than a third of the limit may be long once repaired.
+        if bytes.count > TextSegments.wholeLimit / 3 {
+            featurizeLong(bytes, row: row, workspace: workspace)
             return
         }
         workspace.tokens.tokenize(bytes, options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
+        scoreWhole(bytes, row: row, workspace: workspace)
+    }
+
+    /// The scores and language of a text read whole, from its tokens in the workspace.
+    @inline(__always)
+    private func scoreWhole(_ bytes: UnsafeRawBufferPointer, row: Int, workspace: Workspace) {
         let language = fused.score(workspace.tokens, cache: workspace.cache,
                                    logits: workspace.logits + 3 * row,
                                    dense: workspace.dense + row * DenseFeature.count)
         workspace.languages[row] = languageDetector.sparingNames(language, buffer: workspace.tokens, source: bytes)
     }
 
-    /// `featurize` for a text of more than `TextSegments.wholeLimit` bytes:
-    /// its language from the whole text, its sparse scores and dense values
-    /// the mean of its segments', each weighted by its length (the bias is in
-    /// every segment's scores, and the weights sum to 1).
+    /// `featurize` for a text that may be long: read as its repaired UTF-8
+    /// when it holds invalid sequences (so its length, and where it is cut,
+    /// are those of the `String` the same bytes decode to, and
+    /// `classify(utf8:)` answers as `classify(_:)` does), whole up to
+    /// `TextSegments.wholeLimit` bytes, else in segments.
     @inline(never)
+    private func featurizeLong(_ bytes: UnsafeRawBufferPointer, row: Int, workspace: Workspace) {
+        workspace.tokens.tokenize(bytes, options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
+        if workspace.tokens.stats.invalid_sequences > 0 {
+            var repaired = String(decoding: bytes, as: UTF8.self)
+            repaired.withUTF8 { featurizeLong(UnsafeRawBufferPointer($0), row: row, workspace: workspace) }
+        } else if bytes.count > TextSegments.wholeLimit {
+            featurizeSegments(bytes, row: row, workspace: workspace)
+        } else {
+            scoreWhole(bytes, row: row, workspace: workspace)
+        }
+    }
+
+    /// `featurize` for a text of more than `TextSegments.wholeLimit` bytes,
+    /// whose tokens, read whole, are in the workspace: its language from the
+    /// whole text, its sparse scores and dense values the mean of its
+    /// segments', each weighted by its length (the bias is in every
+    /// segment's scores, and the weights sum to 1).
     private func featurizeSegments(_ bytes: UnsafeRawBufferPointer, row: Int, workspace: Workspace) {
         let options = manifest.features.tokenizerOptions, seed = manifest.features.hashSeed
         let logits = workspace.logits + 3 * row, dense = workspace.dense + row * DenseFeature.count
-        workspace.tokens.tokenize(bytes, options: options, seed: seed)
         workspace.languages[row] = languageDetector.sparingNames(
             languageDetector.detect(workspace.tokens), buffer: workspace.tokens, source: bytes)
         logits.update(repeating: 0, count: 3)
@@ -261,6 +287,12 @@ public struct SentimentModel: Sendable {
     /// path is tested against.
     func featurizeReference(_ bytes: UnsafeRawBufferPointer, row: Int, workspace: Workspace) {
         workspace.tokens.tokenize(bytes, options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
+        if workspace.tokens.stats.invalid_sequences > 0 {
+            // As `featurizeLong`: the text is its repaired UTF-8.
+            var repaired = String(decoding: bytes, as: UTF8.self)
+            repaired.withUTF8 { featurizeReference(UnsafeRawBufferPointer($0), row: row, workspace: workspace) }
+            return
+        }
         workspace.languages[row] = languageDetector.sparingNames(
             languageDetector.detect(workspace.tokens), buffer: workspace.tokens, source: bytes)
         extractor.extract(text: bytes, buffer: workspace.tokens, into: &workspace.row, dense: workspace.dense + row * DenseFeature.count)

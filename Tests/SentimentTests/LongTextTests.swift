@@ -107,6 +107,38 @@ struct LongTextTests {
         }
     }
 
+    /// Texts with invalid UTF-8.
+    static let invalidTexts: [[UInt8]] = {
+        // 550 bytes raw, 630 once each of the 40 bad bytes is a U+FFFD: read whole raw, in segments repaired.
+        let grown: [UInt8] = [UInt8](repeating: UInt8(ascii: "x"), count: 500) + [UInt8](repeating: 0x80, count: 40)
+            + Array(" i hate it".utf8)
+        // 760 bytes raw: cut elsewhere raw than repaired.
+        let sentence: [UInt8] = Array("what a lovely day at the beach ".utf8) + [0xFF, 0xC3]
+        let cut: [UInt8] = Array([[UInt8]](repeating: sentence, count: 23).joined()) + Array("so sad now".utf8)
+        // Short: whole either way.
+        let short: [UInt8] = Array("I love it ".utf8) + [0xE2, 0x82] + Array(" so much".utf8)
+        return [grown, cut, short]
+    }()
+
+    @Test("Invalid UTF-8 in a text long once repaired is read as its repaired String is, through the raw bytes too",
+          arguments: invalidTexts)
+    func invalidUTF8ReadsAsRepaired(bytes: [UInt8]) throws {
+        let model = try #require(Self.model, "Models/default must load")
+        let repaired = String(decoding: bytes, as: UTF8.self)
+        let expected = model.classify(repaired)
+        let raw = Fixtures.classify(utf8: [bytes], model, workspace: model.makeWorkspace())
+        #expect(raw == [expected])
+        let workspace = model.makeWorkspace()
+        workspace.cache.serve(model.fused.identity)
+        var reference: [Prediction] = []
+        bytes.withUnsafeBytes { model.featurizeReference($0, row: 0, workspace: workspace) }
+        model.finishBatch(rows: 1, workspace: workspace, into: &reference)
+        #expect(reference.map(\.label) == [expected.label])
+        for label in SentimentLabel.allCases {
+            #expect(abs(reference[0].probabilities[label] - expected.probabilities[label]) < 1e-4, "\(label)")
+        }
+    }
+
     @Test("explain reads a long text in the segments classify reads")
     func explainCountsSegments() throws {
         let model = try #require(Self.model, "Models/default must load")

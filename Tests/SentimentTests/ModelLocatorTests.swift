@@ -53,6 +53,19 @@ struct ModelLocatorTests {
         }
     }
 
+    @Test("A model named by SENTIMENT_MODEL that is not there is an error that names the variable")
+    func environmentModelMissing() async {
+        await #expect(processExitsWith: .success) {
+            setenv("SENTIMENT_MODEL", "/nonexistent-model", 1)
+            do {
+                _ = try SentimentModel.loadDefault()
+                exit(1)
+            } catch {
+                exit("\(error)" == "/nonexistent-model/manifest.json ($SENTIMENT_MODEL names /nonexistent-model): no such file" ? 0 : 2)
+            }
+        }
+    }
+
     @Test("The package checkout is the last place looked, and nothing found is nil")
     func checkoutLast() throws {
         try layout(models: ["checkout/Models/default"]) { root in

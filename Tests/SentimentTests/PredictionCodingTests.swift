@@ -40,6 +40,22 @@ struct PredictionCodingTests {
         }
     }
 
+    @Test("A classify record of another language, whose label is null, decodes with the most probable class")
+    func nullLabelDecodes() throws {
+        let json = #"{"line":1,"label":null,"probabilities":{"negative":0.2,"neutral":0.5,"positive":0.3},"score":0.1,"lang":"es","unsupported":true}"#
+        let prediction = try JSONDecoder().decode(Prediction.self, from: Data(json.utf8))
+        #expect(prediction.label == .neutral)
+        #expect(prediction.language == .unsupported(code: "es"))
+    }
+
+    @Test("A feature's pushes, negative ones too, encode and decode as class scores")
+    func pushesRoundTrip() throws {
+        let push = ClassScores(negative: -0.25, neutral: 0.5, positive: -0.25)
+        let decoded = try JSONDecoder().decode(ClassScores.self, from: JSONEncoder().encode(push))
+        #expect(decoded == push)
+        #expect(decoded[.neutral] == 0.5 && decoded.values == [-0.25, 0.5, -0.25])
+    }
+
     @Test("Probabilities outside 0 to 1 are refused when decoding, naming the value", arguments: [
         #"{"negative":-0.1,"neutral":0.6,"positive":0.5}"#,
         #"{"negative":0.1,"neutral":1.5,"positive":0.0}"#,

@@ -133,4 +133,13 @@ struct ScoringTests {
         }
         #expect(try await collect(model.predictions(for: stream)) == model.classify(Self.texts))
     }
+
+    @Test("A batch capacity past the maximum stops with a message that names the range, not an overflow")
+    func batchCapacityBound() async throws {
+        let result = try await #require(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            _ = SentimentModel.Workspace(batchCapacity: Int.max / 4)
+        }
+        let message = String(decoding: result.standardErrorContent, as: UTF8.self)
+        #expect(message.contains("batchCapacity \(Int.max / 4) is not 1 to \(SentimentModel.Workspace.maximumBatchCapacity)"), "\(message)")
+    }
 }

@@ -152,6 +152,18 @@ struct TrainingTests {
         #expect(summary.contains(String(format: "temperature %.3f", forward.manifest.decision.temperature)))
     }
 
+    @Test("More folds than the examples can fill, up to Int.max, train without cross-validation and say so")
+    func tooManyFolds() throws {
+        for folds in [Fixtures.sample.count, Int.max] {
+            var options = Fixtures.smallOptions
+            options.folds = folds
+            var lines: [String] = []
+            let result = try Trainer(options: options).train(Fixtures.sample, log: { lines.append($0) })
+            #expect(result.crossValidation == nil)
+            #expect(lines.contains { $0.hasPrefix("no cross-validation: \(folds) folds need") }, "\(lines)")
+        }
+    }
+
     @Test("Without tweet ids, forward calibration is the pooled one")
     func forwardCalibrationNeedsTime() throws {
         var options = Fixtures.smallOptions

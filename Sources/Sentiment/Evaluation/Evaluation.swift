@@ -15,6 +15,9 @@ public struct Evaluation: Sendable, Hashable {
     public init() {}
 
     /// Evaluates predictions against gold labels (paired in order).
+    ///
+    /// - Precondition: one prediction per gold label (`gold.count ==
+    ///   predictions.count`); for pairs as they come, use ``add(gold:prediction:)``.
     public init(gold: [SentimentLabel], predictions: [Prediction]) {
         precondition(gold.count == predictions.count, "one prediction per gold label")
         for (label, prediction) in zip(gold, predictions) { add(gold: label, prediction: prediction) }

@@ -30,15 +30,23 @@ extension SentimentModel {
     ///    (so a package that depends on swift-sentiment finds it in
     ///    `.build/checkouts/swift-sentiment/Models/default`).
     ///
-    /// - Throws: `ModelError.missing` listing where it looked, or the load error.
+    /// - Throws: `ModelError.missing` listing where it looked, or the load
+    ///   error; a model named by `SENTIMENT_MODEL` that is not there is
+    ///   `missing` with the variable named beside its path.
     public static func loadDefault() throws(ModelError) -> SentimentModel {
         guard let directory = defaultDirectory() else {
             throw .missing(path: "Models/default (looked in $\(modelEnvironmentVariable), the current directory and its parents, beside the executable, in ../\(installedModelPath) from it, and the package checkout)")
         }
-        return try load(from: directory)
+        do {
+            return try load(from: directory)
+        } catch .missing(let path) where !(ProcessInfo.processInfo.environment[modelEnvironmentVariable] ?? "").isEmpty {
+            throw .missing(path: "\(path) ($\(modelEnvironmentVariable) names \(directory.path))")
+        }
     }
 
-    /// Where `loadDefault()` would load from, or nil when no candidate has a manifest.
+    /// Where `loadDefault()` would load from: the directory `SENTIMENT_MODEL`
+    /// names when it is set (as it is, whether or not it holds a model), else
+    /// the first candidate with a manifest, or nil when none has one.
     public static func defaultDirectory() -> URL? {
         // This file is Sources/Sentiment/Model/ModelLocator.swift in the package checkout.
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

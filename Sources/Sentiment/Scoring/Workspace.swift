@@ -18,6 +18,10 @@ extension SentimentModel {
         /// The language of each row of the batch.
         var languages: [Language]
 
+        /// The largest `batchCapacity`: 2^20 rows, whose dense block and scores
+        /// take 108 MiB (a BLAS call gains nothing from rows past a few hundred).
+        public static let maximumBatchCapacity = 1 << 20
+
         /// The token cache's default size: 3 MiB (2^16 × 48 bytes), 49,152 entries.
         public static let defaultCacheBits = 16
 
@@ -36,13 +40,15 @@ extension SentimentModel {
         /// switch). Workspaces on several threads can share one cache:
         /// `SentimentModel.makeWorkspace(sharing:)`.
         ///
-        /// - Precondition: `batchCapacity` is positive and `cacheBits` is 1 to 24.
+        /// - Precondition: `batchCapacity` is 1 to ``maximumBatchCapacity`` and
+        ///   `cacheBits` is 1 to 24.
         public convenience init(batchCapacity: Int = 256, cacheBits: Int = Workspace.defaultCacheBits) {
             self.init(batchCapacity: batchCapacity, table: TokenTable(bits: cacheBits))
         }
 
         init(batchCapacity: Int, table: TokenTable) {
-            precondition(batchCapacity > 0)
+            precondition((1...Self.maximumBatchCapacity).contains(batchCapacity),
+                         "batchCapacity \(batchCapacity) is not 1 to \(Self.maximumBatchCapacity)")
             self.batchCapacity = batchCapacity
             cache = TokenCache(table: table)
             dense = .allocate(capacity: batchCapacity * DenseFeature.count)

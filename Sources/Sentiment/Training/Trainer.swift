@@ -63,7 +63,8 @@ public struct Trainer: Sendable {
             log("warning: no example is labelled \(absent.joined(separator: " or ")): the model learns "
                 + "never to predict \(absent.count == 1 ? "it" : "them"), and its metrics count \(absent.count == 1 ? "that class" : "those classes") as missed")
         }
-        let folds = options.folds >= 2 && examples.count >= options.folds * 3 ? options.folds : 1
+        // Three examples a fold at least (divided, not multiplied: any `folds` is valid).
+        let folds = options.folds >= 2 && examples.count / 3 >= options.folds ? options.folds : 1
         let fold = Self.assignFolds(examples, folds: folds, order: options.foldOrder, seed: options.seed)
 
         // Lexicons: one per fold (from the other folds) and one from everything.
@@ -77,7 +78,9 @@ public struct Trainer: Sendable {
         let extractors = foldLexicons.map { FeatureExtractor(settings: settings, lexicon: $0) }
         // Say so when the folds cannot be what the options asked for.
         if options.folds >= 2, folds == 1 {
-            log("no cross-validation: \(options.folds) folds need at least \(options.folds * 3) examples, the data has \(examples.count)")
+            let needed = options.folds.multipliedReportingOverflow(by: 3)
+            let least = needed.overflow ? "three times as many" : "at least \(needed.partialValue)"
+            log("no cross-validation: \(options.folds) folds need \(least) examples, the data has \(examples.count)")
         }
         let chronological = folds >= 2 && Self.isChronological(examples, order: options.foldOrder)
         if folds >= 2, options.foldOrder == .chronological, !chronological {
