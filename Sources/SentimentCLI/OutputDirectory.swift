@@ -4,7 +4,8 @@ import Foundation
 enum OutputDirectory {
     /// Why `path` cannot become (or be written as) a directory, or nil when it
     /// can: the path or one of its parents is a file, or the nearest existing
-    /// directory is not writable.
+    /// directory is not writable, or a directory cannot be made in it (tried:
+    /// `access` says yes to root in `/proc` or `/sys`, where `mkdir` fails).
     static func problem(_ path: String) -> String? {
         let fileManager = FileManager.default
         var candidate = URL(fileURLWithPath: path).standardizedFileURL
@@ -18,6 +19,11 @@ enum OutputDirectory {
         guard access(candidate.path, W_OK | X_OK) == 0 else {
             return "\(candidate.path): \(String(cString: strerror(errno)))"
         }
+        var template = Array(candidate.appendingPathComponent(".sentiment-check-XXXXXX").path.utf8CString)
+        guard let probe = mkdtemp(&template) else {
+            return "\(candidate.path): \(String(cString: strerror(errno)))"
+        }
+        rmdir(probe)
         return nil
     }
 }

@@ -386,4 +386,16 @@ struct TrainCommandTests {
             #expect(!run.stderr.contains("featurizing"), "\(run.stderr)")
         }
     }
+
+    @Test("An --out where no directory can be made, though access() says it is writable (root in /proc), stops the run before training, exit 73",
+          .enabled(if: getuid() == 0, "only root is told /proc is writable"))
+    func unmakeableOutBeforeTraining() async throws {
+        // /proc's root directory passes access(W_OK) for root, yet mkdir there fails.
+        try #require(access("/proc", W_OK | X_OK) == 0 && mkdir("/proc/sentiment-check", 0o700) != 0)
+        let out = "/proc/sentiment-model/m"
+        let run = try await SentimentExecutable.run(["train", "--train", labelled, "--out", out, "--bucket-bits", "14"])
+        #expect(run.status == 73, "\(run.stderr)")
+        #expect(run.stderr.contains("cannot write the model to \(out): /proc:"), "\(run.stderr)")
+        #expect(!run.stderr.contains("featurizing"), "\(run.stderr)")
+    }
 }
