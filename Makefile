@@ -11,20 +11,34 @@ RELEASE_BIN   = .build/release
 # SwiftPM rebuilds everything.
 RELEASE       = $(SWIFT) build -c release --static-swift-stdlib
 # libicu-dev: the tokenizer · libblas-dev: scoring (+ OpenBLAS as the BLAS) · libsqlite3-dev: the tweet store
-APT_PACKAGES  = libicu-dev libblas-dev libopenblas0-pthread libsqlite3-dev
+# · python3: the fuzz seeds of `make test` (not in a minimal Debian)
+APT_PACKAGES  = libicu-dev libblas-dev libopenblas0-pthread libsqlite3-dev python3
+# time: Bench reads each process's peak memory from /usr/bin/time · python3-venv: the peers' environment
+BENCH_PACKAGES = time python3 python3-venv
 SUDO         := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build install install-files install-check demo test model eval bench bench-peers fuzz fuzz-seeds stress clean
+# Installs the packages of $(1) that are not installed ("install ok installed": a package removed
+# but not purged still answers dpkg -s); DEBIAN_FRONTEND passes through sudo by env.
+define install_missing
+	@missing=""; for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "make: installing$$missing"; \
+	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+endef
+
+.PHONY: all deps bench-deps build install install-files install-check demo test model eval bench bench-peers fuzz fuzz-seeds stress clean
 
 all: build
 
 ## Install the system packages that are missing.
 deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  echo "make: installing$$missing"; \
-	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
-	fi
+	$(call install_missing,$(APT_PACKAGES))
+
+## The packages the benchmarks need besides.
+bench-deps: deps
+	$(call install_missing,$(BENCH_PACKAGES))
 
 ## Release build of the command line.
 build: deps
@@ -46,7 +60,7 @@ install-files:
 	install -d $(DESTDIR)$(PREFIX)/bin $(MODEL_DIR)
 	install -m 755 $(BIN_DIR)/sentiment $(DESTDIR)$(PREFIX)/bin/sentiment
 	for bundle in $(BIN_DIR)/*.resources; do \
-	  rm -rf "$(DESTDIR)$(PREFIX)/bin/$$(basename $$bundle)" && cp -R "$$bundle" $(DESTDIR)$(PREFIX)/bin/; \
+	  rm -rf "$(DESTDIR)$(PREFIX)/bin/$$(basename $$bundle)" && cp -R "$$bundle" $(DESTDIR)$(PREFIX)/bin/ || exit 1; \
 	done
 	install -m 644 Models/default/* $(MODEL_DIR)/
 
@@ -89,7 +103,7 @@ FUZZ_SECONDS ?= 300
 FUZZ_BIN      = $(FUZZ_DIR)/tokenizer_fuzz
 FUZZ_SOURCES  = Fuzz/tokenizer_fuzz.c $(wildcard Sources/CTokenizer/*.c)
 
-$(FUZZ_BIN): $(FUZZ_SOURCES) $(wildcard Sources/CTokenizer/*.h Sources/CTokenizer/include/*.h)
+$(FUZZ_BIN): $(FUZZ_SOURCES) $(wildcard Sources/CTokenizer/*.h Sources/CTokenizer/include/*.h) | deps
 	@mkdir -p $(FUZZ_DIR)
 	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  -ISources/CTokenizer/include -ISources/CTokenizer $(FUZZ_SOURCES) -licuuc -o $@
@@ -100,7 +114,7 @@ $(FUZZ_BIN): $(FUZZ_SOURCES) $(wildcard Sources/CTokenizer/*.h Sources/CTokenize
 STRESS_BIN    = .build/stress/seqlock_stress
 STRESS_SECONDS ?= 3
 
-$(STRESS_BIN): Stress/seqlock_stress.c Sources/CTokenizer/include/ctk.h
+$(STRESS_BIN): Stress/seqlock_stress.c Sources/CTokenizer/include/ctk.h | deps
 	@mkdir -p $(dir $@)
 	$(CLANG) -O2 -pthread -Wall -Wextra -ISources/CTokenizer/include Stress/seqlock_stress.c -o $@
 
@@ -125,11 +139,11 @@ model: deps
 ## bench-peers adds fastText and VADER timed on the same dump (the README's run; PyPI needed once).
 BENCH = $(RELEASE_BIN)/Bench --json bench-results/bench.json --svg Docs/bench.svg
 
-bench: build
+bench: build bench-deps
 	$(RELEASE) --product Bench
 	$(BENCH)
 
-bench-peers: build
+bench-peers: build bench-deps
 	$(RELEASE) --product Bench
 	$(BENCH) --peers
 

@@ -83,12 +83,16 @@ struct BenchCommand: ParsableCommand {
     var workDir: String?
 
     func validate() throws {
-        guard tweets > 0, stageTweets > 0, repeats > 0, processRepeat > 0 else {
-            throw ValidationError("--tweets, --stage-tweets, --repeat and --process-repeat must be positive.")
+        guard tweets > 0, stageTweets > 0, repeats > 0, processRepeat > 0, (jsonlTweets ?? 1) > 0 else {
+            throw ValidationError("--tweets, --stage-tweets, --jsonl-tweets, --repeat and --process-repeat must be positive.")
         }
     }
 
     func run() throws {
+        // A child (a peer, `sentiment classify`) that dies leaves a pipe with no
+        // reader: the write must fail with EPIPE and be reported with the
+        // child's log, not end Bench by a signal with nothing said.
+        signal(SIGPIPE, SIG_IGN)
         BuildBanner.printIfDebug()
         var machine = Machine.current()
         let root = Peers.repositoryRoot() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

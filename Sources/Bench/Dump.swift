@@ -30,9 +30,12 @@ struct Corpus {
         let bytes = [UInt8](data)
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
         var column: Int?
+        // The last column keeps its tabs (a text there may hold some), the others end at one.
+        var lastColumn = 0
         if let header = lines.first, let names = String(bytes: header, encoding: .utf8)?.split(separator: "\t"),
            names.count >= 2, let text = names.firstIndex(of: "text") {
             column = text
+            lastColumn = names.count - 1
             lines.removeFirst()
         }
         var texts: [[UInt8]] = []
@@ -40,7 +43,7 @@ struct Corpus {
         for line in lines {
             var text: [UInt8]
             if let column {
-                let fields = line.split(separator: UInt8(ascii: "\t"), maxSplits: column, omittingEmptySubsequences: false)
+                let fields = line.split(separator: UInt8(ascii: "\t"), maxSplits: lastColumn, omittingEmptySubsequences: false)
                 guard fields.count > column else { continue }
                 text = Array(fields[column])
             } else {

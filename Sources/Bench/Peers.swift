@@ -42,6 +42,7 @@ struct Peers {
     private static let single = ["OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                           "PYTHONDONTWRITEBYTECODE": "1"]
     static let fastTextName = "peer/fastText-1-core"
+    static let vaderName = "peer/VADER-1-core"
 
     /// Makes the peers' Python environment (`scripts/peers/setup.sh`).
     mutating func setUp() throws {
@@ -59,7 +60,7 @@ struct Peers {
     /// requests (nil when filtered out), so that `ProcessBenchmarks` can take
     /// turns with it.
     func startFastText() throws -> PeerSession? {
-        guard let python, recorder.wants("peer/fastText") else { return nil }
+        guard let python, recorder.wants(Self.fastTextName) else { return nil }
         let arguments = [scripts.appendingPathComponent("fasttext_peer.py").path, "--serve",
                          "--train", train, "--dump", dump.plain.path] + (dev.map { ["--dev", $0] } ?? [])
         writeToStandardError("bench: \(Self.fastTextName): taskset -c 0 python fasttext_peer.py --serve (training, then one run per request)\n")
@@ -81,8 +82,9 @@ struct Peers {
                    timings: Timings(seconds: runs.map(\.seconds), cpuSeconds: runs.map(\.cpuSeconds)),
                    how: taken == 0 ? "runs back to back" : "runs taking turns with process/plain's")
         }
-        guard let python, recorder.wants("peer/vader") else { return }
-        let name = "peer/VADER-1-core"
+        // The names the rows are recorded under, so --filter and --skip take them whole.
+        guard let python, recorder.wants(Self.vaderName) else { return }
+        let name = Self.vaderName
         let arguments = [scripts.appendingPathComponent("vader_peer.py").path, "--dump", dump.plain.path,
                          "--repeat", "\(repeats)"] + (dev.map { ["--dev", $0] } ?? [])
         writeToStandardError("bench: \(name): taskset -c 0 python vader_peer.py\n")

@@ -66,18 +66,26 @@ enum ChildProcess {
     /// Process start to the first byte on its standard output: spawns
     /// `arguments` with `input` on a pipe to its standard input, and returns the
     /// seconds until its first output byte arrives, then waits for it to end.
+    ///
+    /// - Throws: `BenchError` when the child wrote nothing or did not exit
+    ///   with 0: the time to its end is not the time to a first result.
     static func timeToFirstOutput(_ arguments: [String], input: [UInt8], environment: [String: String] = [:]) throws -> (seconds: Double, run: ChildRun) {
         let start = monotonicSeconds()
         let (pid, toChild, fromChild) = try spawnPiped(arguments, stderr: "/dev/null", environment: environment)
         input.withUnsafeBytes { _ = write(toChild, $0.baseAddress, $0.count) }
         close(toChild)
         var byte: UInt8 = 0
-        _ = read(fromChild, &byte, 1)
+        var got = read(fromChild, &byte, 1)
+        while got < 0 && errno == EINTR { got = read(fromChild, &byte, 1) }
         let first = monotonicSeconds() - start
         var sink = [UInt8](repeating: 0, count: 1 << 16)
         while read(fromChild, &sink, sink.count) > 0 {}
         close(fromChild)
-        return (first, wait(pid, start: start))
+        let run = wait(pid, start: start)
+        guard got == 1, run.status == 0 else {
+            throw BenchError("\(arguments.joined(separator: " ")) \(got == 1 ? "wrote" : "wrote nothing and") exited with \(run.status): no first result to time")
+        }
+        return (first, run)
     }
 
     /// Starts `arguments` with pipes on its standard input and output and

@@ -12,6 +12,16 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 venv="${PEERS_VENV:-$root/.venv-peers}"
 python="${PYTHON:-python3}"
 
+if ! "$python" -c 'import venv, ensurepip' 2>/dev/null; then
+    echo "peers: $python cannot make a virtual environment with pip (apt-get install -y python3-venv)" >&2
+    exit 1
+fi
+# A venv whose making failed half-way (no ensurepip at the time) has a python but no pip:
+# make it again rather than fail on it every run.
+if [ -x "$venv/bin/python" ] && ! "$venv/bin/python" -m pip --version >/dev/null 2>&1; then
+    echo "peers: $venv has no pip, making it again" >&2
+    rm -rf "$venv"
+fi
 if [ ! -x "$venv/bin/python" ]; then
     echo "peers: creating $venv" >&2
     "$python" -m venv "$venv"
