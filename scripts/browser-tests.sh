@@ -24,12 +24,12 @@ if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
   missing="$missing python3 python3-venv"
 fi
 for package in chromium chromium-driver fonts-noto-color-emoji; do
-  dpkg -s "$package" >/dev/null 2>&1 || missing="$missing $package"
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing="$missing $package"
 done
 if [ -n "$missing" ]; then
   echo "browser-tests: installing$missing"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing
 fi
 
 if ! "$VENV/bin/python" -c "import selenium" >/dev/null 2>&1; then
