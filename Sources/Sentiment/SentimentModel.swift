@@ -247,12 +247,13 @@ public struct SentimentModel: Sendable {
     /// are those of the `String` the same bytes decode to, and
     /// `classify(utf8:)` answers as `classify(_:)` does), whole up to
     /// `TextSegments.wholeLimit` bytes, else in segments.
+    /// (`repairs` is false for text already repaired: once is enough, whatever the tokenizer counts.)
     @inline(never)
-    private func featurizeLong(_ bytes: UnsafeRawBufferPointer, row: Int, workspace: Workspace) {
+    private func featurizeLong(_ bytes: UnsafeRawBufferPointer, row: Int, workspace: Workspace, repairs: Bool = true) {
         workspace.tokens.tokenize(bytes, options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
-        if workspace.tokens.stats.invalid_sequences > 0 {
+        if repairs, workspace.tokens.stats.invalid_sequences > 0 {
             var repaired = String(decoding: bytes, as: UTF8.self)
-            repaired.withUTF8 { featurizeLong(UnsafeRawBufferPointer($0), row: row, workspace: workspace) }
+            repaired.withUTF8 { featurizeLong(UnsafeRawBufferPointer($0), row: row, workspace: workspace, repairs: false) }
         } else if bytes.count > TextSegments.wholeLimit {
             featurizeSegments(bytes, row: row, workspace: workspace)
         } else {
@@ -285,12 +286,12 @@ public struct SentimentModel: Sendable {
 
     /// `featurize` the long way, feature by feature: the reference the fused
     /// path is tested against.
-    func featurizeReference(_ bytes: UnsafeRawBufferPointer, row: Int, workspace: Workspace) {
+    func featurizeReference(_ bytes: UnsafeRawBufferPointer, row: Int, workspace: Workspace, repairs: Bool = true) {
         workspace.tokens.tokenize(bytes, options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
-        if workspace.tokens.stats.invalid_sequences > 0 {
+        if repairs, workspace.tokens.stats.invalid_sequences > 0 {
             // As `featurizeLong`: the text is its repaired UTF-8.
             var repaired = String(decoding: bytes, as: UTF8.self)
-            repaired.withUTF8 { featurizeReference(UnsafeRawBufferPointer($0), row: row, workspace: workspace) }
+            repaired.withUTF8 { featurizeReference(UnsafeRawBufferPointer($0), row: row, workspace: workspace, repairs: false) }
             return
         }
         workspace.languages[row] = languageDetector.sparingNames(
