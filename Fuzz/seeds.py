@@ -26,6 +26,10 @@ TEXTS = [
     "\u115f".encode(), "\u3164".encode(), "\uffa0".encode(), "a\u115fb".encode(), "#\u1160".encode(),
     "\u200d".encode(), "a\u200db".encode(), "e\u0301\u0301\u0301".encode(), "\u0301".encode(),
     "ﷺ".encode() * 10, "ΐ".encode() * 40,
+    # Marks outside the BMP (two UTF-16 units) filling normalize.c's 128-unit chunk whose only
+    # boundary is at index 1 (before the "a"): flushing frees one unit, the next mark needs two.
+    ("xa" + "\U0001D167" * 64).encode(), ("xa" + "\U0001D167" * 70).encode(),
+    ("hi" + "\u0301" * 125 + "\U0001E944" * 2).encode(),
     b"aaaaaaaaaaaaaaa", b"aaaaaaaaaaaaaaaa", b"aaaaaaaaaaaaaaaaa",
     b"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ'klm",
     b"SOOOOOOOOOOOOOOOOOOOOOOOOOOO", b"aaa'bbb", b"a'", b"a'\xc3\xa9", b"123abc", b"1.", b"1,2,3.4:5",

@@ -89,7 +89,14 @@ static void flush_full(ctk_scanner *s, ctk_fold *f)
 
 static inline void push(ctk_scanner *s, ctk_fold *f, uint32_t cp)
 {
-    if (f->length + 2 > CHUNK) flush_full(s, f);
+    if (f->length + 2 > CHUNK) {
+        flush_full(s, f);
+        /* The last boundary may be at index 1 ("xa" and marks to the end of the
+         * buffer): flushing up to it frees one unit, and a character outside the
+         * BMP needs two. Cut where the buffer ends then, as a run without any
+         * boundary is cut. */
+        if (f->length + (cp > 0xFFFF ? 2 : 1) > CHUNK) normalize_prefix(s, f, f->length);
+    }
     if (cp <= 0xFFFF) {
         f->buffer[f->length++] = (UChar)cp;
     } else {
