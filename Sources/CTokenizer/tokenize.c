@@ -720,7 +720,12 @@ static size_t non_ascii(ctk_scanner *s, size_t i)
     if (cp == 0x2026) return dots(s, i);
 
     size_t end = ctk__emoji_scan(s, i, cp, len);
-    if (end) return emoji(s, i, end);
+    if (end) {
+        /* "‼️" and "⁉️" are emoji (U+FE0F asks for one), and still end the
+         * clause as "‼" and "⁉" do: the scope closes before the token. */
+        if (ctk__is_clause_cp(cp)) s->in_negation = false;
+        return emoji(s, i, end);
+    }
     if (bang_chars(cp)) return bang_run(s, i);
 
     unsigned k = ctk__uclass(cp);
