@@ -483,7 +483,8 @@ static size_t number(ctk_scanner *s, size_t i)
 
 /* A URL at `i`, or 0. It runs to whitespace, a quote or angle bracket (also
  * as an entity), or a non-ASCII character that is not a letter, digit or mark;
- * trailing . , ; : ! ? ' " and unbalanced ) are left out. */
+ * trailing . , ; : ! ? ' " and unbalanced ) are left out (not the ';' of a
+ * final "&amp;"). */
 static size_t url(ctk_scanner *s, size_t i)
 {
     if (after_word(s, i)) return 0;
@@ -504,6 +505,7 @@ static size_t url(ctk_scanner *s, size_t i)
     }
 
     size_t opens = 0, closes = 0;
+    size_t entity_end = 0; /* where the last "&amp;" read ends */
     while (j < s->n) {
         uint8_t b = s->src[j];
         if (b < 0x80) {
@@ -513,6 +515,7 @@ static size_t url(ctk_scanner *s, size_t i)
                 size_t len = ctk__entity(s->src + j, s->n - j, &cp);
                 if (len && cp != '&') break;
                 j += len ? len : 1;
+                if (len) entity_end = j;
                 continue;
             }
             opens += b == '(';
@@ -526,7 +529,9 @@ static size_t url(ctk_scanner *s, size_t i)
         if (invalid || !(ctk__uclass(cp) & CTK_U_WORD)) break;
         j += len;
     }
-    while (j > body) {
+    /* The ';' of an "&amp;" is part of the '&' it spells, not trailing
+     * punctuation (cut off, it was a ';' token that ended a negation scope). */
+    while (j > body && j != entity_end) {
         uint8_t b = s->src[j - 1];
         if (b == '.' || b == ',' || b == ';' || b == ':' || b == '!' || b == '?' || b == '\'' ||
             b == '"') {
