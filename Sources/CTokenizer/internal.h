@@ -73,10 +73,11 @@ unsigned ctk__uclass(uint32_t cp);
 /** Whether a code point continues a word: ASCII alnum, Alphabetic, marks, Nd. */
 bool ctk__is_word_char(uint32_t cp);
 
-/** Apostrophes read as '\'' inside words: ' ‘ ’ ʼ. */
+/** Apostrophes read as '\'' inside words: ' ‘ ’ ʼ, and the full-width ＇
+ *  (which NFKC_Casefold makes '\'' anyway: "don＇t" is "don't"). */
 CTK_INLINE bool ctk__is_apostrophe(uint32_t cp)
 {
-    return cp == '\'' || cp == 0x2019 || cp == 0x2018 || cp == 0x02BC;
+    return cp == '\'' || cp == 0x2019 || cp == 0x2018 || cp == 0x02BC || cp == 0xFF07;
 }
 
 /* ------------------------------------------------------------------------- */
@@ -223,7 +224,7 @@ CTK_INLINE void ctk__put_cp(ctk_scanner *s, uint32_t cp, bool letter)
 
 /** How `ctk__fold_span` reads its span. */
 enum {
-    CTK_FOLD_APOSTROPHES = 1u << 0, /* ‘ ’ ʼ become '\'' */
+    CTK_FOLD_APOSTROPHES = 1u << 0, /* ‘ ’ ʼ ＇ become '\'' */
 };
 
 /**
@@ -278,7 +279,8 @@ uint64_t ctk__hash_with_state(const void *bytes, size_t count, uint64_t state);
 bool ctk__is_negator(const char *text, size_t len);
 
 /** Whether a punctuation character ends a clause (and a negation scope):
- *  . , ; : ! ? … and their full-width, CJK and Arabic forms. */
+ *  . , ; : ! ? … and their full-width, small, vertical, CJK and Arabic forms
+ *  (every character whose NFKC_Casefold is clause punctuation). */
 bool ctk__is_clause_cp(uint32_t cp);
 
 #endif /* CTK_INTERNAL_H */

@@ -48,6 +48,15 @@ bool ctk__is_clause_cp(uint32_t cp)
     case 0xFF61: case 0xFF64: /* ｡ ､ */
     case 0x060C: case 0x061B: case 0x061F: /* Arabic comma, semicolon, question mark */
     case 0x0964: case 0x0965: /* Devanagari danda */
+    /* The other characters whose NFKC_Casefold is clause punctuation, so the
+     * decision agrees with the token's text: the Greek question mark (';'),
+     * the one and two dot leaders ('.', ".."), and the vertical (U+FE10–FE19,
+     * FE30) and small (U+FE50–FE57) forms. (TokenizerTests checks every P*.) */
+    case 0x037E:
+    case 0x2024: case 0x2025:
+    case 0xFE10: case 0xFE11: case 0xFE12: case 0xFE13: case 0xFE14: case 0xFE15: case 0xFE16: case 0xFE19:
+    case 0xFE30:
+    case 0xFE50: case 0xFE51: case 0xFE52: case 0xFE54: case 0xFE55: case 0xFE56: case 0xFE57:
         return true;
     default:
         return false;

@@ -321,6 +321,31 @@ struct TokenizerTests {
         #expect(result.list.map(\.description) == ["word:not[negator]", "word:good[neg]", "word:fine"])
     }
 
+    @Test("Punctuation ends a negation scope exactly when the text it normalizes to does")
+    func clauseByNormalizedText() throws {
+        // Every non-ASCII punctuation character read after "not": "good" after it is negated
+        // or not as it is after the punctuation token's own text ("﹒" is ".", U+037E is ";",
+        // "‥" is "..").
+        let negated = UInt16(CTK_FLAG_NEGATED)
+        let punctuation: Set<Unicode.GeneralCategory> = [
+            .connectorPunctuation, .dashPunctuation, .openPunctuation, .closePunctuation,
+            .initialPunctuation, .finalPunctuation, .otherPunctuation,
+        ]
+        var checked = 0
+        for value in UInt32(0x80)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value), punctuation.contains(scalar.properties.generalCategory) else { continue }
+            let tokens = tokenize("not \(Character(scalar)) good").list
+            guard tokens.count == 3, tokens[1].kind == Int32(CTK_PUNCT.rawValue) else { continue }
+            let text = tokens[1].text
+            let again = tokenize("not \(text) good").list
+            // (The text may be two tokens: "″" is "′′".) "good" is the last token either way.
+            #expect(tokens[2].flags & negated == again.last!.flags & negated,
+                    "U+\(String(value, radix: 16, uppercase: true)) (\(text)): \(tokens) against \(again)")
+            checked += 1
+        }
+        #expect(checked > 500)
+    }
+
     // MARK: - Robustness
 
     @Test("Many threads tokenizing at once get identical results")

@@ -65,8 +65,9 @@ typedef enum ctk_kind {
 
 /** The token lies in a negation scope: after a negation cue ("not", "no",
  *  "never", "n't" words, "cannot", "nothing", "dont" …) up to the next clause
- *  punctuation (. , ; : ! ? and "…"; also "‼️" and "⁉️", which are emoji
- *  tokens). The cue itself is not marked NEGATED. */
+ *  punctuation (. , ; : ! ? and "…", in any form whose NFKC is one of them:
+ *  "；" "﹒" "‥" …; also "‼️" and "⁉️", which are emoji tokens). The cue itself
+ *  is not marked NEGATED. */
 #define CTK_FLAG_NEGATED   (1u << 0)
 /** A letter was repeated 3+ times in the source and shortened ("soooo"). */
 #define CTK_FLAG_ELONGATED (1u << 1)
