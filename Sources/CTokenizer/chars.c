@@ -83,3 +83,16 @@ bool ctk__is_word_char(uint32_t cp)
     if (cp == CTK_EOF) return false;
     return (ctk__uclass(cp) & CTK_U_WORD) != 0;
 }
+
+bool ctk__word_char_ends_at(const uint8_t *src, size_t i)
+{
+    /* Back over continuation bytes to the lead byte (a character is at most
+     * four bytes). A sequence that does not end exactly at `i` leaves the byte
+     * before `i` a stray continuation byte: a U+FFFD, not a word character. */
+    size_t start = i - 1;
+    while (start > 0 && i - start < 4 && (src[start] & 0xC0) == 0x80) start--;
+    uint32_t cp;
+    bool invalid;
+    size_t len = ctk__utf8_decode(src + start, i - start, &cp, &invalid);
+    return !invalid && start + len == i && ctk__is_word_char(cp);
+}

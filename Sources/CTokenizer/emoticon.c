@@ -45,14 +45,6 @@ static inline uint32_t look(const ctk_cursor *c)
     return ctk__peek(c->s, c->pos, &len);
 }
 
-/* Whether the byte before `i` is an ASCII letter, digit or underscore. */
-static inline bool after_word(const ctk_scanner *s, size_t i)
-{
-    if (i == 0) return false;
-    uint8_t b = s->src[i - 1];
-    return b < 0x80 && ((ctk__ascii[b] & CTK_A_ALNUM) || b == '_');
-}
-
 static size_t western(const ctk_scanner *s, size_t i, char *out, size_t *out_len)
 {
     ctk_cursor c = { s, i };
@@ -67,7 +59,7 @@ static size_t western(const ctk_scanner *s, size_t i, char *out, size_t *out_len
     }
     if (ch != ':' && ch != ';' && ch != '=') return 0;
     uint32_t eyes = ch;
-    if (eyes == '=' && after_word(s, i)) return 0;
+    if (eyes == '=' && ctk__after_word(s, i)) return 0;
     out[k++] = (char)eyes;
 
     ch = next(&c);
@@ -126,7 +118,7 @@ static size_t western(const ctk_scanner *s, size_t i, char *out, size_t *out_len
 
 static size_t xface(const ctk_scanner *s, size_t i, char *out, size_t *out_len)
 {
-    if (after_word(s, i)) return 0;
+    if (ctk__after_word(s, i)) return 0;
     ctk_cursor c = { s, i };
     uint32_t x = next(&c);
     uint32_t mouth = next(&c);
@@ -182,7 +174,7 @@ static size_t kaomoji_match(const ctk_scanner *s, size_t i, char *out, size_t *o
             if (ctk__ascii[(uint8_t)face[j]] & CTK_A_ALPHA) letters = true;
         }
         if (face[j]) continue;
-        if (letters && after_word(s, i)) continue;
+        if (letters && ctk__after_word(s, i)) continue;
         if (ctk__is_word_char(look(&c))) continue;
         memcpy(out, face, j);
         *out_len = j;

@@ -73,6 +73,10 @@ unsigned ctk__uclass(uint32_t cp);
 /** Whether a code point continues a word: ASCII alnum, Alphabetic, marks, Nd. */
 bool ctk__is_word_char(uint32_t cp);
 
+/** Whether the character that ends at `src[i]` (exclusive; the byte before it
+ *  is ≥ 0x80) is a word character; false when its bytes are invalid. */
+bool ctk__word_char_ends_at(const uint8_t *src, size_t i);
+
 /** Apostrophes read as '\'' inside words: ' ‘ ’ ʼ, and the full-width ＇
  *  (which NFKC_Casefold makes '\'' anyway: "don＇t" is "don't"). */
 CTK_INLINE bool ctk__is_apostrophe(uint32_t cp)
@@ -160,6 +164,18 @@ CTK_INLINE uint32_t ctk__peek(const ctk_scanner *s, size_t i, size_t *len)
     bool invalid;
     *len = ctk__read(s, i, &cp, &invalid);
     return cp;
+}
+
+/** Whether the character before `i` is a word character or '_': mentions,
+ *  hashtags, URLs and the emoticons that could be part of a word do not start
+ *  right after one (so "me@x.com", "josé@x.com" and "café#x" hold no mention
+ *  or hashtag). Raw bytes: an entity before `i` ends in ';', never a word. */
+CTK_INLINE bool ctk__after_word(const ctk_scanner *s, size_t i)
+{
+    if (i == 0) return false;
+    uint8_t b = s->src[i - 1];
+    if (CTK_LIKELY(b < 0x80)) return (ctk__ascii[b] & CTK_A_ALNUM) || b == '_';
+    return ctk__word_char_ends_at(s->src, i);
 }
 
 /* --- writing normalized text ---------------------------------------------- */

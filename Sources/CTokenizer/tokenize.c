@@ -69,14 +69,6 @@ static bool digit_at(const ctk_scanner *s, size_t i)
     return !invalid && (ctk__uclass(cp) & CTK_U_DIGIT);
 }
 
-/* Whether the byte before `i` is an ASCII letter, digit or underscore. */
-CTK_INLINE bool after_word(const ctk_scanner *s, size_t i)
-{
-    if (i == 0) return false;
-    uint8_t b = s->src[i - 1];
-    return b < 0x80 && ((ctk__ascii[b] & CTK_A_ALNUM) || b == '_');
-}
-
 /* Case-insensitive ASCII prefix test. */
 static bool has_prefix_ci(const ctk_scanner *s, size_t i, const char *lit, size_t len)
 {
@@ -427,7 +419,7 @@ static __attribute__((noinline)) size_t word(ctk_scanner *s, size_t i)
  * one letter, not right after a word character. Returns 0 when there is none. */
 static size_t hashtag(ctk_scanner *s, size_t i)
 {
-    if (after_word(s, i)) return 0;
+    if (ctk__after_word(s, i)) return 0;
     ctk_facts f = { 0 };
     size_t end = scan_word(s, i + 1, &f, true);
     if (f.letters == 0) return 0;
@@ -487,7 +479,7 @@ static size_t number(ctk_scanner *s, size_t i)
  * final "&amp;"). */
 static size_t url(ctk_scanner *s, size_t i)
 {
-    if (after_word(s, i)) return 0;
+    if (ctk__after_word(s, i)) return 0;
     size_t j;
     if (has_prefix_ci(s, i, "https://", 8))
         j = i + 8;
@@ -550,7 +542,7 @@ static size_t url(ctk_scanner *s, size_t i)
 /* "@" + [A-Za-z0-9_]+, not right after a word character (so not e-mail). */
 static size_t mention(ctk_scanner *s, size_t i)
 {
-    if (after_word(s, i)) return 0;
+    if (ctk__after_word(s, i)) return 0;
     size_t j = i + 1;
     while (j < s->n && s->src[j] < 0x80 &&
            ((ctk__ascii[s->src[j]] & CTK_A_ALNUM) || s->src[j] == '_'))
