@@ -57,6 +57,16 @@ static bool alpha_at(const ctk_scanner *s, size_t i)
     return (ctk__uclass(cp) & CTK_U_ALPHA) != 0;
 }
 
+/* The invisible format characters that may sit inside a word: soft hyphen,
+ * combining grapheme joiner, word joiner, zero-width no-break space (BOM).
+ * Default-ignorable, so NFKC_Casefold deletes them; followed by a word
+ * character they keep the word going, as ZWJ and ZWNJ do. (U+200B, a zero-
+ * width space, still separates words.) */
+CTK_INLINE bool is_invisible_in_word(uint32_t cp)
+{
+    return cp == 0x00AD || cp == 0x034F || cp == 0x2060 || cp == 0xFEFF;
+}
+
 /* Whether the character at `i` is a decimal digit (ASCII or Nd). */
 static bool digit_at(const ctk_scanner *s, size_t i)
 {
@@ -172,10 +182,11 @@ CTK_INLINE bool apostrophe_joins(const ctk_scanner *s, size_t j)
 
 /*
  * Scans a word from `i`: letters, digits and marks, with inner apostrophes
- * (followed by a letter) and, in non-Latin scripts, inner ZWJ/ZWNJ. Invalid
- * UTF-8 ends a word, as the U+FFFD symbol it is read as would ("sad" and a
- * cut emoji are "sad" and U+FFFD, as in a Swift String). A hashtag body takes
- * underscores instead of apostrophes.
+ * (followed by a letter), inner ZWJ/ZWNJ (followed by a letter: Indic and
+ * Arabic scripts) and inner soft hyphens and the like (followed by a word
+ * character: is_invisible_in_word). Invalid UTF-8 ends a word, as the U+FFFD
+ * symbol it is read as would ("sad" and a cut emoji are "sad" and U+FFFD, as
+ * in a Swift String). A hashtag body takes underscores instead of apostrophes.
  */
 static size_t scan_word(const ctk_scanner *s, size_t i, ctk_facts *f, bool hashtag)
 {
@@ -241,6 +252,14 @@ static size_t scan_word(const ctk_scanner *s, size_t i, ctk_facts *f, bool hasht
         if (cp == 0x200C || cp == 0x200D) {
             /* Joiners inside Indic and Arabic-script words. */
             if (!alpha_at(s, i + len)) break;
+            f->nonascii = true;
+            i += len;
+            continue;
+        }
+        if (is_invisible_in_word(cp)) {
+            /* NFKC_Casefold deletes it: "beauti\u00ADful" is "beautiful". */
+            size_t next_len;
+            if (!ctk__is_word_char(ctk__peek(s, i + len, &next_len))) break;
             f->nonascii = true;
             i += len;
             continue;
@@ -370,11 +389,11 @@ CTK_INLINE size_t word_body(ctk_scanner *s, size_t i)
     if (j < n) {
         uint8_t b = src[j];
         if (b >= 0x80) {
-            /* Does the word go on in non-ASCII (a letter, ’, a joiner)? */
+            /* Does the word go on in non-ASCII (a letter, ’, a joiner, a soft hyphen)? */
             uint32_t cp;
             bool invalid;
             ctk__utf8_decode(src + j, n - j, &cp, &invalid);
-            if (!invalid && (ctk__is_apostrophe(cp) || cp == 0x200C || cp == 0x200D ||
+            if (!invalid && (ctk__is_apostrophe(cp) || cp == 0x200C || cp == 0x200D || is_invisible_in_word(cp) ||
                              (ctk__uclass(cp) & CTK_U_WORD)))
                 return word_general(s, i);
         } else if ((b == '&' && (s->options & CTK_OPT_ENTITIES)) ||
