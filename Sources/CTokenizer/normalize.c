@@ -2,10 +2,11 @@
  * normalize.c — ICU NFKC_Casefold of the tokens that hold non-ASCII text.
  *
  * ASCII tokens never come here (tokenize.c lower-cases them itself). The
- * normalizer is ICU's shared, immutable NFKC_Casefold instance; ICU caches it,
- * and the scanner keeps the pointer for the rest of the call.
+ * normalizer is ICU's shared, immutable NFKC_Casefold instance; ICU loads it
+ * on first use in the process (its only heap allocations) and caches it, and
+ * the scanner keeps the pointer for the rest of the call.
  *
- * Memory: no heap. Characters are gathered as UTF-16 in a CHUNK-unit stack
+ * Memory: no heap here. Characters are gathered as UTF-16 in a CHUNK-unit stack
  * buffer; when it fills, the text up to the last normalization boundary
  * (unorm2_hasBoundaryBefore) is normalized into a stack buffer DEST_FACTOR
  * times larger — more than NFKC's largest expansion (18 units, U+FDFA) — and

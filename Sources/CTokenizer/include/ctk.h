@@ -196,8 +196,11 @@ const char *ctk_errmsg(int code);
  * Calling with both capacities 0 (and NULL buffers) is a size query: it
  * returns CTK_ERROR_NOSPACE with the exact sizes in stats (or CTK_OK when
  * there are no tokens). Buffers of exactly those sizes then succeed.
- * Memory: no heap allocation at all; non-ASCII text is normalized through
- * fixed stack buffers (about 9 KiB) in chunks.
+ * Memory: the tokenizer itself never allocates; non-ASCII text is normalized
+ * through fixed stack buffers (about 9 KiB) in chunks. ICU allocates once per
+ * process, when a call first needs its normalization or emoji data (about
+ * eight small blocks, kept for the life of the process); ASCII-only input
+ * never reaches ICU.
  *
  * Thread-safety: reentrant; no global mutable state.
  */
