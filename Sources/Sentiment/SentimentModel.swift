@@ -180,10 +180,13 @@ public struct SentimentModel: Sendable {
     }
 
     /// Classifies raw UTF-8 byte ranges, one prediction per range, in order.
-    /// Any bytes are accepted: invalid UTF-8 is read as U+FFFD.
+    /// Any bytes are accepted: invalid UTF-8 is read as U+FFFD, so a range
+    /// gets the prediction `classify(_:)` gives the `String` it decodes to.
     ///
     /// The fast path for services and the command line: nothing is copied into
-    /// `String`s, and a warm `workspace` allocates nothing but the result array.
+    /// `String`s, and a warm `workspace` allocates nothing but the result array
+    /// (except for a text of more than 186 bytes with invalid UTF-8, which is
+    /// repaired into a `String` first: its length decides how it is read).
     ///
     /// - Parameters:
     ///   - texts: the texts; the memory must stay valid for the call.
