@@ -255,13 +255,19 @@ public struct SentimentModel: Sendable {
     private func featurizeLong(_ bytes: UnsafeRawBufferPointer, row: Int, workspace: Workspace, repairs: Bool = true) {
         workspace.tokens.tokenize(bytes, options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
         if repairs, workspace.tokens.stats.invalid_sequences > 0 {
-            var repaired = String(decoding: bytes, as: UTF8.self)
-            repaired.withUTF8 { featurizeLong(UnsafeRawBufferPointer($0), row: row, workspace: workspace, repairs: false) }
+            Self.withRepairedUTF8(bytes) { featurizeLong($0, row: row, workspace: workspace, repairs: false) }
         } else if bytes.count > TextSegments.wholeLimit {
             featurizeSegments(bytes, row: row, workspace: workspace)
         } else {
             scoreWhole(bytes, row: row, workspace: workspace)
         }
+    }
+
+    /// Calls `body` with the bytes of the `String` that `bytes` decode to,
+    /// each invalid sequence a U+FFFD.
+    private static func withRepairedUTF8(_ bytes: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var repaired = String(decoding: bytes, as: UTF8.self)
+        repaired.withUTF8 { body(UnsafeRawBufferPointer($0)) }
     }
 
     /// `featurize` for a text of more than `TextSegments.wholeLimit` bytes,
@@ -293,8 +299,7 @@ public struct SentimentModel: Sendable {
         workspace.tokens.tokenize(bytes, options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed)
         if repairs, workspace.tokens.stats.invalid_sequences > 0 {
             // As `featurizeLong`: the text is its repaired UTF-8.
-            var repaired = String(decoding: bytes, as: UTF8.self)
-            repaired.withUTF8 { featurizeReference(UnsafeRawBufferPointer($0), row: row, workspace: workspace, repairs: false) }
+            Self.withRepairedUTF8(bytes) { featurizeReference($0, row: row, workspace: workspace, repairs: false) }
             return
         }
         workspace.languages[row] = languageDetector.sparingNames(
