@@ -60,7 +60,11 @@ the TweetEval paper's SVM in place of the logistic one); stems (words and
 bigrams with each word cut to its Snowball stem, "loving" and "loved" both
 "love"; the character block unchanged; needs `pip install nltk`);
 stemsplus (words and bigrams as they are, and each word's stem beside them
-as a feature of its own, STEM:love, where the stem differs from the word).
+as a feature of its own, STEM:love, where the stem differs from the word);
+periodbias (each fit row's time period, one of four, as a one-hot column of
+its own at 10, which the penalty barely touches: an intercept per period that
+soaks up each period's class mix, so the word weights need not; held-out rows
+take the mean of the four, 2.5 in each column).
 """
 import functools
 import os
@@ -82,7 +86,7 @@ TOKEN = re.compile(r"(?u)[\w#@']+|[^\w\s]+")
 HAPPY = re.compile(r"(?<!\S)(?:[:=;8][-o*']?[)\]dDpP}>]|<3|\^_?\^|[(\[][-o*']?[:=]|x[Dd]|XD)(?!\S)")
 SAD = re.compile(r"(?<!\S)(?:[:=;][-']?[(\[{/\\|]|[)\]][-']?[:=]|</3|D[:=])(?!\S)")
 WORD = re.compile(r"(?u)[\w#']+")
-VARIANTS = ("base", "names", "hashtags", "skip", "across", "nbmix", "prune", "prune10", "nb", "nbstable", "distant", "feda", "noise", "ordinal", "flat", "ordmix", "stack", "pairs", "tail", "svm", "stems", "stemsplus")
+VARIANTS = ("base", "names", "hashtags", "skip", "across", "nbmix", "prune", "prune10", "nb", "nbstable", "distant", "feda", "noise", "ordinal", "flat", "ordmix", "stack", "pairs", "tail", "svm", "stems", "stemsplus", "periodbias")
 # Capitalised words that are not names (sentence openers, days, common words).
 NOT_NAMES = set("I I'm I'll I've I'd A The This That It My We You He She They What When Why How Who Where If "
                 "But And So Just Not No Yes Oh Can Do Don't Is Are Was Will Would Should Could Have Has Had Let "
@@ -227,6 +231,13 @@ def main(variant):
             for k, part in enumerate(periods(rows)):
                 period[part] = k
             x = hstack([x] + [diags((period == k).astype(np.float64)) @ x for k in range(4)]).tocsr()
+        if variant == "periodbias":
+            # Each fit row's time period (one of four) as a one-hot column of its own, scaled so that the
+            # penalty barely touches it: a per-period intercept that soaks up each period's class mix.
+            onehot = np.zeros((len(rows), 4))
+            for k, part in enumerate(periods(rows)):
+                onehot[part, k] = 10.0
+            x = hstack([x, csr_matrix(onehot)]).tocsr()
         labels = y[rows]
         if variant == "noise":
             # Two more copies of each fit row, each feature dropped with probability 0.3 (feature noising).
@@ -257,6 +268,8 @@ def main(variant):
                 xd = xd @ scale
             if variant == "distant":
                 xd = hstack([xd, csr_matrix((distant_columns(lexicon, d) - mean) / std)]).tocsr()
+            if variant == "periodbias":  # held-out rows: the mean of the periods' intercepts
+                xd = hstack([xd, csr_matrix(np.full((xd.shape[0], 4), 2.5))]).tocsr()
             if xd.shape[1] < width:  # feda: the held-out rows' period blocks are empty
                 xd = hstack([xd, csr_matrix((xd.shape[0], width - xd.shape[1]))]).tocsr()
             logistic = model.predict_log_proba(xd)
