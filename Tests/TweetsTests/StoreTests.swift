@@ -125,6 +125,29 @@ struct StoreTests {
         }
     }
 
+    @Test("Opening a file another connection holds the write lock of fails after one busy timeout, not one per attempt")
+    func openWhileAnotherConnectionWrites() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.path("tweets.sqlite")
+            try TweetStore(path: path, logger: testLogger).close()
+            // A writer whose changes are not in the WAL yet (emptied by a
+            // checkpoint), so that opening has to write, and wait for its lock.
+            var configuration = Configuration()
+            configuration.allowsUnsafeTransactions = true
+            let writer = try DatabaseQueue(path: path, configuration: configuration)
+            try await writer.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                try db.execute(sql: "INSERT INTO search_history VALUES ('x', 'x', '2024-01-01 00:00:00.000')")
+            }
+            let start = Date()
+            #expect(throws: DatabaseError.self) { try TweetStore(path: path, logger: testLogger, busyTimeout: 0.2) }
+            #expect(Date().timeIntervalSince(start) < 5, "50 attempts of 0.2 s each take 10 s")
+            try await writer.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+            #expect(try await TweetStore(path: path, logger: testLogger).appliedMigrations() == TweetStore.migrationNames)
+        }
+    }
+
     // MARK: - Users and tweets
 
     @Test("Saving tweets twice stores them once and reports only the new ones")

@@ -29,14 +29,23 @@ public final class TweetStore: Sendable {
     ///   - path: the file; missing parent folders are created.
     ///   - logger: receives a `debug` line per applied migration.
     /// - Throws: a file-system error, or GRDB's `DatabaseError` when the file is
-    ///   not a database or a migration fails.
-    public init(path: String, logger: Logger = Logger(label: "swift-sentiment.tweets")) throws {
+    ///   not a database, a migration fails, or another process holds the
+    ///   file's write lock past the busy timeout (10 s).
+    public convenience init(path: String, logger: Logger = Logger(label: "swift-sentiment.tweets")) throws {
+        try self.init(path: path, logger: logger, busyTimeout: Self.busyTimeout)
+    }
+
+    /// How long a write waits for another connection's write lock: 10 s.
+    static let busyTimeout: TimeInterval = 10
+
+    /// ``init(path:logger:)`` with another busy timeout (tests wait less).
+    init(path: String, logger: Logger, busyTimeout: TimeInterval) throws {
         self.path = path
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.label = "tweets"
-        configuration.busyMode = .timeout(10)
+        configuration.busyMode = .timeout(busyTimeout)
         configuration.prepareDatabase { db in
             // Safe in WAL mode: a crash loses at most the last transactions, never integrity.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
@@ -46,12 +55,19 @@ public final class TweetStore: Sendable {
         // the file to WAL takes a lock that SQLite does not wait for, and
         // GRDB's migrator reads which migrations are applied before it takes
         // its write lock, so two processes can both create the first tables.
+        // A lock that SQLite did wait for, the busy timeout long (another
+        // process's long transaction), is not tried again: the open fails
+        // after one timeout, not after `openAttempts` of them.
         var attempt = 1
         var opened: DatabasePool?
+        let start = Date()
         while opened == nil {
             do {
                 opened = try DatabasePool(path: path, configuration: configuration)
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < Self.openAttempts {
+            } catch let error as DatabaseError
+                where error.resultCode == .SQLITE_BUSY && attempt < Self.openAttempts
+                && Date().timeIntervalSince(start) < busyTimeout
+            {
                 attempt += 1
                 Thread.sleep(forTimeInterval: 0.02)
             }
