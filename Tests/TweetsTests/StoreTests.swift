@@ -113,6 +113,23 @@ struct StoreTests {
         }
     }
 
+    @Test("A file a newer version migrated is refused with the migrations this version does not know")
+    func newerSchema() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.path("tweets.sqlite")
+            try TweetStore(path: path, logger: testLogger).close()
+            let queue = try DatabaseQueue(path: path)
+            try await queue.write { db in
+                try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v9-splitClassification')")
+                try db.execute(sql: "ALTER TABLE classification RENAME TO classification_v1")
+            }
+            try queue.close()
+            #expect(throws: TweetStoreError.newerSchema(unknownMigrations: ["v9-splitClassification"])) {
+                try TweetStore(path: path, logger: testLogger)
+            }
+        }
+    }
+
     @Test("Closing the store releases it: later use throws, and the data is there on reopening")
     func close() async throws {
         try await withTemporaryDirectory { directory async throws in

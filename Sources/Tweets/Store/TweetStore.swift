@@ -28,9 +28,12 @@ public final class TweetStore: Sendable {
     /// - Parameters:
     ///   - path: the file; missing parent folders are created.
     ///   - logger: receives a `debug` line per applied migration.
-    /// - Throws: a file-system error, or GRDB's `DatabaseError` when the file is
-    ///   not a database, a migration fails, or another process holds the
-    ///   file's write lock past the busy timeout (10 s).
+    /// - Throws: a file-system error; ``TweetStoreError/newerSchema(unknownMigrations:)``
+    ///   when a newer version migrated the file (no migration runs and no
+    ///   data is written); or
+    ///   GRDB's `DatabaseError` when the file is not a database, a migration
+    ///   fails, or another process holds the file's write lock past the busy
+    ///   timeout (10 s).
     public convenience init(path: String, logger: Logger = Logger(label: "swift-sentiment.tweets")) throws {
         try self.init(path: path, logger: logger, busyTimeout: Self.busyTimeout)
     }
@@ -76,6 +79,13 @@ public final class TweetStore: Sendable {
         let migrator = Migrations.migrator
         while true {
             let applied = try pool.read { db in try migrator.appliedMigrations(db) }
+            // A newer version's file: its schema may not be this version's,
+            // and writing to it could fail part way or break it for that version.
+            let unknown = try pool.read { db in try migrator.appliedIdentifiers(db) }.subtracting(migrator.migrations)
+            if !unknown.isEmpty {
+                try? pool.close()
+                throw TweetStoreError.newerSchema(unknownMigrations: unknown.sorted())
+            }
             do {
                 try migrator.migrate(pool)
                 for name in migrator.migrations where !applied.contains(name) {
@@ -379,6 +389,22 @@ public final class TweetStore: Sendable {
             escaped.append(character)
         }
         return escaped
+    }
+}
+
+/// Why a ``TweetStore`` refuses a database file.
+public enum TweetStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file was migrated by a newer version of swift-sentiment: it has
+    /// these migrations, which this version does not know, so its schema may
+    /// not be the one this version reads and writes.
+    case newerSchema(unknownMigrations: [String])
+
+    /// A one-line reason.
+    public var description: String {
+        switch self {
+        case .newerSchema(let names):
+            "it was made by a newer version of sentiment (migration \(names.joined(separator: ", ")) unknown to this one)"
+        }
     }
 }
 
