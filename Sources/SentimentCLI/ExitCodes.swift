@@ -10,7 +10,7 @@ import ArgumentParser
 /// |     66 | missing input: an input file or the model does not exist     |
 /// |     67 | `tweets`: the user is unknown to the source                  |
 /// |     69 | `tweets`: the X API failed and nothing is stored; `serve`: the address cannot be listened on |
-/// |     73 | an output file or the database cannot be created or opened   |
+/// |     73 | an output file or the database cannot be created or opened, or the database written |
 /// |     74 | the output could not be written (`classify`: disk full)      |
 extension ExitCode {
     /// `EX_USAGE`: the command was used incorrectly.
@@ -26,7 +26,8 @@ extension ExitCode {
     /// nothing is stored (`tweets`), or the server's address cannot be listened on (`serve`).
     static let unavailable = ExitCode(69)
     /// `EX_CANTCREAT`: an output file (a report, a model, the tweet database)
-    /// cannot be created or opened.
+    /// cannot be created or opened, or the tweet database read or written
+    /// (locked by another process past the busy timeout, a full disk).
     static let cannotCreate = ExitCode(73)
     /// `EX_IOERR`: the output could not be written.
     static let ioError = ExitCode(74)

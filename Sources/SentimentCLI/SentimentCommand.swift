@@ -13,7 +13,8 @@ struct SentimentCommand: AsyncParsableCommand {
             standard error. Exit status: 0 success, 64 usage error, 65 bad data, \
             66 missing input, 67 an unknown user (tweets), 69 the X API could not \
             be reached (tweets) or the address cannot be listened on (serve), 73 a \
-            file or database cannot be created, 74 the output cannot be written; each \
+            file or database cannot be created (or the database opened or written), \
+            74 the output cannot be written; each \
             command's help says which it uses.
 
             Examples:

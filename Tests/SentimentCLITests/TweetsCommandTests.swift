@@ -468,6 +468,48 @@ final class TweetsCommandTests {
         #expect(newCounts == Array(repeating: 2, count: 10), "tweets reported new across the 8 processes of each round")
     }
 
+    @Test("A database another process holds the write lock of past the busy timeout exits 73 with a one-line reason, not 1")
+    func lockedDatabase() async throws {
+        let db = try freshDatabase()
+        #expect(try await sentiment(["import", archive, "--db", db]).status == 0)
+        // One process keeps the file open (it waits for its archive on
+        // standard input), so that its WAL stays and a new process opens the
+        // file without writing; this test then takes the WAL's write lock,
+        // byte 120 of the `-shm` file (SQLite's WAL_WRITE_LOCK), as a writer
+        // in another process would.
+        let holder = try SentimentExecutable.process(["tweets", "sunnydays", "--archive", "-", "--db", db])
+        let input = Pipe()
+        holder.standardInput = input
+        holder.standardOutput = FileHandle.nullDevice
+        holder.standardError = FileHandle.nullDevice
+        try holder.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            holder.waitUntilExit()
+        }
+        let wal = db + "-wal"
+        let opened = ContinuousClock.now
+        while ((try? FileManager.default.attributesOfItem(atPath: wal)[.size]) as? Int ?? 0) == 0 {
+            try #require(ContinuousClock.now - opened < .seconds(60), "the holder never opened the database")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let shm = open(db + "-shm", O_RDWR)
+        try #require(shm >= 0)
+        defer { close(shm) }
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = 120
+        lock.l_len = 1
+        try #require(fcntl(shm, F_SETLK, &lock) == 0)
+
+        let run = try await sentiment(["history", "--clear", "--db", db])
+        #expect(run.status == 73, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("sentiment: cannot use the database \(db): "), "\(run.stderr)")
+        #expect(run.stderr.contains("database is locked"), "\(run.stderr)")
+        #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+    }
+
     @Test("History lists a searched username once and --clear empties it")
     func historyDedupesAndClears() async throws {
         let db = try freshDatabase()

@@ -11,7 +11,8 @@ struct HistoryCommand: AsyncParsableCommand {
             Each username shown by `sentiment tweets` is recorded once, most recent \
             first; the oldest are dropped beyond 50.
 
-            Exit status: 0 success; 73 the database cannot be opened; 74 standard \
+            Exit status: 0 success; 73 the database cannot be opened, read or \
+            written (locked by another process past 10 s, a full disk); 74 standard \
             output is closed or cannot be written (a full disk).
 
             Examples:
@@ -30,14 +31,16 @@ struct HistoryCommand: AsyncParsableCommand {
         if !clear { try StandardStreams.requireOutput() }
         // No database yet: nothing was searched, and none is made to say so.
         guard let store = try database.openExistingStore(logger: makeTweetsLogger()) else { return }
-        if clear {
-            try await store.clearSearchHistory()
-            return
+        try await database.reportingFailures {
+            if clear {
+                try await store.clearSearchHistory()
+                return
+            }
+            var text = ""
+            for entry in try await store.searchHistory(limit: TweetService.Options().historyLimit) {
+                text += "\(entry.username)\t\(TweetDate.iso8601String(entry.searchedAt))\n"
+            }
+            try StandardStreams.write(text)
         }
-        var text = ""
-        for entry in try await store.searchHistory(limit: TweetService.Options().historyLimit) {
-            text += "\(entry.username)\t\(TweetDate.iso8601String(entry.searchedAt))\n"
-        }
-        try StandardStreams.write(text)
     }
 }

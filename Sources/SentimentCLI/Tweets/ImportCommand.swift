@@ -22,7 +22,8 @@ struct ImportCommand: AsyncParsableCommand {
             imported), or the tweets name several authors by id alone, so none \
             can be the --user's, or a folder holds no tweet files; 64 usage error \
             (e.g. --user needed); 66 a PATH or the model is missing, or a PATH \
-            cannot be read; 73 the database cannot be opened.
+            cannot be read; 73 the database cannot be opened or written (locked \
+            by another process past 10 s, a full disk).
 
             Examples:
               sentiment import Examples/archive/sunnydays
@@ -64,9 +65,11 @@ struct ImportCommand: AsyncParsableCommand {
             let contents = try ArchiveInput.load(argument)
             let summary: TweetService.ImportSummary
             do {
-                summary = try await service.importArchive(contents, owner: user) { progress in
-                    guard showsProgress else { return }
-                    writeToStandardError("\r\u{1B}[K\(path): \(progress.phase.rawValue) \(progress.completed)/\(progress.total)")
+                summary = try await database.reportingFailures {
+                    try await service.importArchive(contents, owner: user) { progress in
+                        guard showsProgress else { return }
+                        writeToStandardError("\r\u{1B}[K\(path): \(progress.phase.rawValue) \(progress.completed)/\(progress.total)")
+                    }
                 }
             } catch TweetServiceError.ownerRequired {
                 if showsProgress { writeToStandardError("\r\u{1B}[K") }

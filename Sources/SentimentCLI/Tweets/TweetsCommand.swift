@@ -31,7 +31,8 @@ struct TweetsCommand: AsyncParsableCommand {
             shown), or a malformed model; 66 offline \
             and nothing stored, or a missing or unreadable archive, or a missing \
             model; 67 unknown user; \
-            69 the source failed and nothing is stored; 73 the database cannot be opened; \
+            69 the source failed and nothing is stored; 73 the database cannot be \
+            opened or written (locked by another process past 10 s, a full disk); \
             74 standard output is closed or cannot be written (a full disk).
 
             Examples:
@@ -120,7 +121,9 @@ struct TweetsCommand: AsyncParsableCommand {
         repeat {
             let timeline: Timeline
             do {
-                timeline = try await service.timeline(username: username, cursor: cursor, limit: min(100, limit - printed))
+                timeline = try await database.reportingFailures { [cursor, printed] in
+                    try await service.timeline(username: username, cursor: cursor, limit: min(100, limit - printed))
+                }
             } catch let error as TweetServiceError {
                 printError(error.description)
                 switch error {

@@ -101,6 +101,14 @@ public final class TweetStore: Sendable {
         }
     }
 
+    /// Whether `error` is a failure of the database itself, as the store's
+    /// methods throw it (SQLite's: the file locked by another process past the
+    /// busy timeout, a full disk, a read-only or corrupt file), and not one of
+    /// the data or of a source.
+    public static func isDatabaseFailure(_ error: any Error) -> Bool {
+        error is DatabaseError
+    }
+
     /// How many times `init` tries to open and migrate a file that other
     /// processes are opening at the same moment.
     private static let openAttempts = 50
