@@ -332,6 +332,24 @@ final class TweetsCommandTests {
         #expect(both.status == 64, "\(both.stderr)")
     }
 
+    @Test("A timeline from a dump that does not name the user gives its tweets to the user's stored account, whose stored tweets stay shown")
+    func dumpWithoutTheUserKeepsTheStoredAccount() async throws {
+        let db = try freshDatabase()
+        #expect(try await sentiment(["import", archive, "--db", db]).status == 0)
+        let dump = try writeDump(#"""
+            {"id":"77","text":"A new tweet that does not say whose it is","created_at":"2030-01-01T00:00:00.000Z"}
+
+            """#, besides: db)
+        let run = try await sentiment(["tweets", "sunnydays", "--archive", dump, "--format", "jsonl", "--db", db])
+        #expect(run.status == 0, "\(run.stderr)")
+        let shown = try run.records()
+        #expect(shown.count == 13, "\(run.output)")
+        #expect(shown.first?["id"] as? String == "77")
+        #expect(Set(shown.compactMap { $0["author_id"] as? String }) == ["9000000001"])
+        let offline = try await sentiment(["tweets", "sunnydays", "--offline", "--format", "jsonl", "--db", db])
+        #expect(try offline.records().count == 13, "\(offline.output)")
+    }
+
     @Test("A timeline from an archive with malformed entries shows the rest and exits 65, as import does")
     func archiveWithSkippedEntries() async throws {
         let db = try freshDatabase()
