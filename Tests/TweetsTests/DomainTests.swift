@@ -234,6 +234,13 @@ struct DomainTests {
         #expect(!User.isValidUsername(""))
     }
 
+    @Test("A name that only lowercases to ASCII is not a username", arguments: ["\u{212A}", "sunnyda\u{212A}s", "@\u{212A}elvin"])
+    func kelvinSignIsNoLetter(_ name: String) {
+        let keyIsASCII = User.key(for: name).unicodeScalars.allSatisfy { $0.isASCII }
+        #expect(keyIsASCII, "the key alone looks like a username")
+        #expect(!User.isValidUsername(name))
+    }
+
     @Test("The bearer token never shows in descriptions")
     func bearerTokenRedacted() throws {
         let token = try #require(BearerToken("s3cr3t"))

@@ -63,9 +63,13 @@ extension User {
 
     /// Whether `username` looks like a handle: 1 to 50 ASCII letters, digits or
     /// underscores, after an optional `@`. (X allows 15; archives and tests may use more.)
+    ///
+    /// The name is checked as given, not lowercased: the Kelvin sign `K`
+    /// (U+212A) lowercases to an ASCII `k`, but is no letter of a handle.
     public static func isValidUsername(_ username: String) -> Bool {
-        let key = key(for: username)
-        return (1...50).contains(key.count)
-            && key.unicodeScalars.allSatisfy { ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "_" }
+        var name = Substring(username.trimmingCharacters(in: .whitespacesAndNewlines))
+        if name.hasPrefix("@") { name = name.dropFirst() }
+        return (1...50).contains(name.unicodeScalars.count)
+            && name.unicodeScalars.allSatisfy { ($0.isASCII && CharacterSet.alphanumerics.contains($0)) || $0 == "_" }
     }
 }
