@@ -175,6 +175,19 @@ struct DomainTests {
         #expect(TweetDate.parse(text) == nil)
     }
 
+    @Test("A day past the end of its month does not parse, in either format, instead of counting on into the next month", arguments: [
+        "2024-02-30T00:00:00Z", "2023-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2024-04-31T12:00:00.000Z",
+        "Sat Feb 30 10:00:00 +0000 2024", "Wed Apr 31 10:00:00 +0000 2024",
+    ])
+    func daysPastTheMonth(text: String) {
+        #expect(TweetDate.parse(text) == nil)
+    }
+
+    @Test("February 29 parses in leap years", arguments: ["2024-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "Thu Feb 29 10:00:00 +0000 2024"])
+    func leapDays(text: String) {
+        #expect(TweetDate.parse(text) != nil)
+    }
+
     @Test("A v1.1 date whose year is outside 0–9999 does not parse, and its tweet is an issue", arguments: [
         "Wed Oct 10 20:19:24 +0000 10000",
         "Wed Oct 10 20:19:24 +0000 300000000",

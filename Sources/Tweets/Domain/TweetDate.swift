@@ -125,12 +125,22 @@ public enum TweetDate {
                      fraction: Double, offsetSeconds: Int) -> Date? {
         // Four-digit years, as ISO 8601 writes them: a longer one overflows
         // the arithmetic below, or later the milliseconds of `iso8601String`.
-        guard (0...9999).contains(year), (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour),
-            (0...59).contains(minute), (0...60).contains(second)
+        guard (0...9999).contains(year), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         let days = daysFromCivil(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
         return normalized(Date(timeIntervalSince1970: Double(seconds) + fraction))
+    }
+
+    /// The days of `month` (1–12) in `year`, February 29 in Gregorian leap years:
+    /// a 30 February or 31 April is no date (it would count on into the next month).
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
