@@ -24,7 +24,8 @@ struct EvalCommand: ParsableCommand {
               head -n 101 ../shared/data/semeval/dev.tsv | sentiment eval -
 
             Exit status: 0 success; 64 usage error (a --report that would replace \
-            the data file or one of the model's files, too); 65 a malformed data file (the \
+            the data file, the file standard input reads, or one of the model's \
+            files, too); 65 a malformed data file (the \
             first line with too few columns, an unknown label, an empty or blank \
             text, or invalid UTF-8 is named; nothing is skipped but empty lines), \
             one with no tweets, or a malformed model; 66 the data file or the model is \
@@ -58,6 +59,11 @@ struct EvalCommand: ParsableCommand {
             printError("--report \(report) is the data file eval reads: give the report another name")
             throw ExitCode.usage
         }
+        // `eval --report data.tsv - < data.tsv`: the data is read first, so the report would replace it.
+        if let report, paths.last == "-", Self.isStandardInput(report) {
+            printError("--report \(report) is the file standard input reads: give the report another name")
+            throw ExitCode.usage
+        }
         if let report, let reason = outputFileProblem(report) {
             printError("cannot write \(report): \(reason)")
             throw ExitCode.cannotCreate
@@ -82,5 +88,13 @@ struct EvalCommand: ParsableCommand {
             }
             printError("wrote \(report)")
         }
+    }
+
+    /// Whether `path` names the existing file that standard input reads (the
+    /// same device and inode; a pipe or a terminal is no file and never is).
+    static func isStandardInput(_ path: String) -> Bool {
+        var input = stat(), file = stat()
+        guard fstat(STDIN_FILENO, &input) == 0, (input.st_mode & S_IFMT) == S_IFREG, stat(path, &file) == 0 else { return false }
+        return input.st_dev == file.st_dev && input.st_ino == file.st_ino
     }
 }

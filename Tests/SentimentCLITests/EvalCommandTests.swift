@@ -196,6 +196,29 @@ struct EvalCommandTests {
         #expect(try Data(contentsOf: copy) == before)
     }
 
+    @Test("A report named as the file standard input reads (eval - < data.tsv) is refused, and the data file is left as it was")
+    func reportOverTheStandardInputIsRefused() async throws {
+        let copy = folder.appendingPathComponent("data.tsv")
+        try FileManager.default.copyItem(atPath: labelled, toPath: copy.path)
+        let before = try Data(contentsOf: copy)
+        let process = try SentimentExecutable.process(["eval", "Models/default", "-", "--report", copy.path])
+        let input = try FileHandle(forReadingFrom: copy)
+        defer { try? input.close() }
+        process.standardInput = input
+        let output = folder.appendingPathComponent("stdout"), errors = folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        await SentimentExecutable.exit(of: process)
+        let stderr = try String(contentsOf: errors, encoding: .utf8)
+        #expect(process.terminationStatus == 64, "\(stderr)")
+        #expect(stderr.contains("is the file standard input reads: give the report another name"), "\(stderr)")
+        #expect(try Data(contentsOf: output).isEmpty)
+        #expect(try Data(contentsOf: copy) == before)
+    }
+
     @Test("A report named as one of the model's files is refused, and the model still loads", arguments: ["manifest.json", "weights.bin", "letters.bin"])
     func reportOverTheModelIsRefused(file: String) async throws {
         let model = folder.appendingPathComponent("model-\(file)")
