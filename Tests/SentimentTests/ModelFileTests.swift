@@ -229,6 +229,29 @@ struct ModelFileTests {
         #expect(try SentimentModel.load(from: directory).id == model.id)
     }
 
+    @Test("A save whose manifest cannot be written (a full disk) leaves the model saved there before as it was, and no temporary files")
+    func saveFailingPartWayLeavesTheSavedModel() throws {
+        let model = try Fixtures.smallModel()
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        _ = try model.save(to: directory)
+        let names = ["manifest.json", "weights.bin"]
+        let files = try names.map { try Data(contentsOf: directory.appendingPathComponent($0)) }
+
+        var weights = model.weights
+        weights.bias[0] += 1
+        let retrained = SentimentModel(manifest: model.manifest, weights: weights, directory: nil)
+        #expect(throws: ModelError.self) {
+            try ModelDirectory.save(manifest: retrained.manifest, weights: retrained.weights, to: directory) { data, url in
+                guard !url.lastPathComponent.contains("manifest") else { throw CocoaError(.fileWriteOutOfSpace) }
+                try data.write(to: url)
+            }
+        }
+        #expect(try names.map { try Data(contentsOf: directory.appendingPathComponent($0)) } == files)
+        #expect(try SentimentModel.load(from: directory).id == model.id)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == names)
+    }
+
     @Test("A NaN weight or sparse scale saved with a matching checksum is refused on loading")
     func savedNaNIsRefused() throws {
         let model = try Fixtures.smallModel()

@@ -100,11 +100,22 @@ enum ModelDirectory {
         return column
     }
 
-    /// Writes the weights, then the manifest with their size and checksum filled in.
-    /// Returns the manifest as written.
+    /// Writes the weights, the letter model (when there is one) and the
+    /// manifest with their sizes and checksums filled in. Returns the manifest
+    /// as written.
+    ///
+    /// Each file is written in full under a temporary name in `directory`
+    /// first, and only then are they renamed into place, the manifest last: a
+    /// write that fails (a full disk) removes the temporary files and leaves
+    /// the model saved there before as it was, instead of new weights beside
+    /// the old manifest, which then failed its checksum.
+    ///
+    /// - Parameter write: writes `data` to a new file at a URL (tests make it fail).
     @discardableResult
     static func save(manifest: ModelManifest, weights: ModelWeights, letters: LetterModel? = nil,
-                     to directory: URL) throws(ModelError) -> ModelManifest {
+                     to directory: URL,
+                     write: (_ data: Data, _ url: URL) throws -> Void = { try $0.write(to: $1, options: .withoutOverwriting) })
+        throws(ModelError) -> ModelManifest {
         let bytes = Data(WeightsFile.encode(weights))
         let letterBytes = letters.map { Data($0.fileBytes) }
         var manifest = manifest
@@ -126,22 +137,31 @@ enum ModelDirectory {
         }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try bytes.write(to: weightsURL, options: .atomic)
         } catch {
             throw .writeFailed(path: weightsURL.path, reason: describe(error))
         }
-        if let letterBytes {
-            let lettersURL = directory.appendingPathComponent(LetterModel.fileName)
+        // The manifest last: it is what makes the other files a model.
+        let files = [(weightsName, bytes)] + (letterBytes.map { [(LetterModel.fileName, $0)] } ?? []) + [(manifestName, manifestJSON)]
+        let tag = UUID().uuidString
+        var staged: [(temporary: URL, final: URL)] = []
+        for (name, data) in files {
+            let final = directory.appendingPathComponent(name)
+            let temporary = directory.appendingPathComponent(".\(name).\(tag).tmp")
             do {
-                try letterBytes.write(to: lettersURL, options: .atomic)
+                try write(data, temporary)
             } catch {
-                throw .writeFailed(path: lettersURL.path, reason: describe(error))
+                unlink(temporary.path)  // a part written
+                for file in staged { unlink(file.temporary.path) }
+                throw .writeFailed(path: final.path, reason: describe(error))
             }
+            staged.append((temporary, final))
         }
-        do {
-            try manifestJSON.write(to: manifestURL, options: .atomic)
-        } catch {
-            throw .writeFailed(path: manifestURL.path, reason: describe(error))
+        for (index, file) in staged.enumerated() {
+            guard rename(file.temporary.path, file.final.path) == 0 else {
+                let reason = String(cString: strerror(errno))
+                for rest in staged[index...] { unlink(rest.temporary.path) }
+                throw .writeFailed(path: file.final.path, reason: reason)
+            }
         }
         if letterBytes == nil {
             // A letter model left by the model saved here before belongs to no

@@ -7,7 +7,9 @@ extension SentimentModel {
     /// loaded back from there, so what is returned is exactly what was written.
     /// A model that could not load (a NaN or infinite weight) or a manifest
     /// that cannot be written (a NaN metric) fails before any file is written,
-    /// so a model already in `directory` stays as it was.
+    /// so a model already in `directory` stays as it was; so does one whose
+    /// files cannot all be written (a full disk), since each is written under
+    /// a temporary name and renamed into place only when all are complete.
     ///
     /// - Parameter metrics: evaluation results to record in the manifest, by data set name.
     public func save(to directory: URL, metrics: [String: ModelManifest.MetricsRecord] = [:]) throws(ModelError) -> SentimentModel {
