@@ -73,7 +73,7 @@ struct TrainCommand: ParsableCommand {
           help: "Give the words after a \"but\" features of their own (word_BUT).")
     var contrastWords = FeatureSettings.standard.contrastWords
 
-    @Option(name: .customLong("prior-exponent"), parsing: .unconditional, help: "Fix the decision rule's prior exponent (0 or more) instead of choosing it by cross-validation.")
+    @Option(name: .customLong("prior-exponent"), parsing: .unconditional, help: "Fix the decision rule's prior exponent (0 to 1000000) instead of choosing it by cross-validation.")
     var priorExponent: Double?
 
     @Option(name: .customLong("nb-power"), parsing: .unconditional, help: "Scale sparse features in training by their naive Bayes log-count ratio to this power (NBSVM-style; 0: unscaled). Scoring is unchanged.")
@@ -122,8 +122,8 @@ struct TrainCommand: ParsableCommand {
         guard (0...FeatureSettings.maxCharGroupWeight).contains(charWeight) else {
             throw ValidationError("--char-weight must be from 0 to 1000000")
         }
-        if let priorExponent, !(priorExponent >= 0 && priorExponent.isFinite) {
-            throw ValidationError("--prior-exponent must be 0 or more")
+        if let priorExponent, !(0...TrainingOptions.maxPriorExponent).contains(priorExponent) {
+            throw ValidationError("--prior-exponent must be from 0 to 1000000")
         }
         if let threads, threads < 1 { throw ValidationError("--threads must be 1 or more") }
         if let range = try charRange, !((1...8).contains(range.min) && range.min <= range.max && range.max <= 8) {

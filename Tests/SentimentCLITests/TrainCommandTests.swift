@@ -311,7 +311,7 @@ struct TrainCommandTests {
 
     @Test("An option no fit can use exits 64 naming it and its range with train's usage, before training, and no model is written", arguments: [
         ["--max-iterations", "0"], ["--l2=-1"], ["--l2", "-1"], ["--l2", "nan"], ["--prior-exponent", "nan"],
-        ["--prior-exponent", "-2"], ["--threads=-1"], ["--threads", "-1"], ["--threads", "0"], ["--bucket-bits", "40"],
+        ["--prior-exponent", "-2"], ["--prior-exponent", "1e39"], ["--threads=-1"], ["--threads", "-1"], ["--threads", "0"], ["--bucket-bits", "40"],
         ["--char-ngrams", "5-3"], ["--char-ngrams", "0-4"], ["--char-ngrams", "3-9"], ["--word-ngrams", "4"],
         ["--char-weight", "-1"], ["--char-weight", "1e39"], ["--out", ""], ["--name", "a\u{1B}[2Jb"], ["--model-version", ""],
         ["--model-version", "1 0"],

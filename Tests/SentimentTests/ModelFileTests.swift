@@ -206,7 +206,7 @@ struct ModelFileTests {
         }
     }
 
-    @Test("Saving a model that cannot load (a NaN weight, a NaN metric) fails before writing, and the model saved there before stays as it was")
+    @Test("Saving a model that cannot load (a NaN weight, a NaN metric, a class offset beyond a Float) fails before writing, and the model saved there before stays as it was")
     func failedSaveLeavesTheSavedModel() throws {
         let model = try Fixtures.smallModel()
         let directory = try Fixtures.temporaryDirectory()
@@ -224,6 +224,9 @@ struct ModelFileTests {
         var metric = Evaluation().record(file: "dev.tsv")
         metric.macroRecall = .nan
         #expect(throws: ModelError.self) { try model.save(to: directory, metrics: ["dev": metric]) }
+        var manifest = model.manifest
+        manifest.decision.classOffsets[0] = 1e39  // finite as a Double, infinite as the Float it is scored in
+        #expect(throws: ModelError.self) { try SentimentModel(manifest: manifest, weights: model.weights, directory: nil).save(to: directory) }
 
         #expect(try ["manifest.json", "weights.bin"].map { try Data(contentsOf: directory.appendingPathComponent($0)) } == files)
         #expect(try SentimentModel.load(from: directory).id == model.id)

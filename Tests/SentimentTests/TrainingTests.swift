@@ -37,6 +37,7 @@ struct TrainingTests {
             ("l2", with { $0.l2 = -1 }), ("l2", with { $0.l2 = .nan }), ("l2", with { $0.l2 = .infinity }),
             ("tolerance", with { $0.tolerance = .nan }),
             ("priorExponent", with { $0.priorExponent = .nan }), ("priorExponent", with { $0.priorExponent = -1 }),
+            ("priorExponent", with { $0.priorExponent = 1e39 }),
             ("naiveBayesPower", with { $0.naiveBayesPower = .nan }), ("naiveBayesPower", with { $0.naiveBayesPower = -1 }),
             ("threads", with { $0.threads = -1 }),
         ]

@@ -39,10 +39,8 @@ enum ModelDirectory {
         }
         // Scores are divided by the temperature and offset in Float: a temperature
         // near 0 would overflow them to infinity and the probabilities to NaN.
-        guard manifest.decision.classOffsets.count == 3, ModelManifest.DecisionRule.temperatureRange.contains(manifest.decision.temperature),
-              manifest.decision.classOffsets.allSatisfy({ Float($0).isFinite })
-        else {
-            throw .malformedManifest(path: manifestURL.path, reason: "decision needs a temperature from 0.001 to 1000 and three finite class offsets")
+        guard manifest.decision.isUsable else {
+            throw .malformedManifest(path: manifestURL.path, reason: decisionProblem)
         }
         do { try manifest.features.validate() } catch {
             throw .malformedManifest(path: manifestURL.path, reason: error.description)
@@ -69,6 +67,9 @@ enum ModelDirectory {
         let letters = try manifest.letters.map { reference throws(ModelError) in try readLetters(reference, in: directory) }
         return SentimentModel(manifest: manifest, weights: loaded, letters: letters, directory: directory)
     }
+
+    /// Why a manifest's decision rule is refused (`DecisionRule.isUsable`).
+    static let decisionProblem = "decision needs a temperature from 0.001 to 1000 and three finite class offsets"
 
     /// The letter model a manifest names, checked against its size and checksum.
     private static func readLetters(_ reference: ModelManifest.WeightsReference, in directory: URL) throws(ModelError) -> LetterModel {

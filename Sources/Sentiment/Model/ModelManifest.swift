@@ -84,6 +84,14 @@ public struct ModelManifest: Sendable, Hashable, Codable {
 
         /// The temperatures a model file may hold (`train` fits one in ¼…4).
         public static let temperatureRange: ClosedRange<Double> = 0.001...1000
+
+        /// Whether a model file may hold this rule: a temperature in
+        /// `temperatureRange` and three offsets that are finite as Floats
+        /// (scores are tempered and offset in Float: beyond its range every
+        /// probability would be NaN).
+        var isUsable: Bool {
+            classOffsets.count == 3 && Self.temperatureRange.contains(temperature) && classOffsets.allSatisfy { Float($0).isFinite }
+        }
     }
 
     /// What the model was trained on and how.

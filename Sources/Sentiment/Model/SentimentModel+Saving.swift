@@ -5,7 +5,8 @@ extension SentimentModel {
     /// letter model (`letters.bin`) when it has one, and `manifest.json` with
     /// each file's size and SHA-256. Returns the model as
     /// loaded back from there, so what is returned is exactly what was written.
-    /// A model that could not load (a NaN or infinite weight) or a manifest
+    /// A model that could not load (a NaN or infinite weight, a decision rule
+    /// beyond a Float's range) or a manifest
     /// that cannot be written (a NaN metric) fails before any file is written,
     /// so a model already in `directory` stays as it was; so does one whose
     /// files cannot all be written (a full disk), since each is written under
@@ -17,6 +18,10 @@ extension SentimentModel {
         manifest.metrics.merge(metrics) { $1 }
         if let index = weights.firstNonFiniteIndex {
             throw .nonFiniteWeight(path: directory.appendingPathComponent(ModelDirectory.weightsName).path, index: index)
+        }
+        guard manifest.decision.isUsable else {
+            throw .malformedManifest(path: directory.appendingPathComponent(ModelDirectory.manifestName).path,
+                                     reason: ModelDirectory.decisionProblem)
         }
         try ModelDirectory.save(manifest: manifest, weights: weights, letters: languageDetector.letters, to: directory)
         return try ModelDirectory.load(directory)

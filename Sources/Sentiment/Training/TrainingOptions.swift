@@ -26,6 +26,10 @@ public struct TrainingOptions: Sendable, Hashable {
     public var naiveBayesPower: Double? = 1
     /// The prior exponent α of the decision rule; nil chooses it by cross-validation.
     public var priorExponent: Double? = nil
+    /// The largest `priorExponent` a fit takes: far beyond it the decision
+    /// rule's class offsets (−α·log prior) leave a Float's range, and a model
+    /// holding them is refused on loading.
+    public static let maxPriorExponent = 1_000_000.0
     /// Learn the word-polarity lexicon behind the dense lexicon features
     /// (when false its table stays zero and those features are constant).
     public var learnsLexicon: Bool = true
@@ -45,7 +49,8 @@ public struct TrainingOptions: Sendable, Hashable {
     /// the feature settings and a `lexiconBits` a model file can hold, at
     /// least one iteration, and a finite L2 strength, tolerance, prior
     /// exponent and naive Bayes power of 0 or more (a negative L2 makes the
-    /// loss unbounded below, a NaN one fits NaN weights).
+    /// loss unbounded below, a NaN one fits NaN weights), the prior exponent
+    /// no more than `maxPriorExponent`.
     public func validate() throws(ModelError) {
         try features.validate()
         guard Lexicon.bitsRange.contains(lexiconBits) else {
@@ -60,6 +65,9 @@ public struct TrainingOptions: Sendable, Hashable {
         try requireNonNegative("tolerance", tolerance)
         try requireNonNegative("priorExponent", priorExponent)
         try requireNonNegative("naiveBayesPower", naiveBayesPower)
+        if let priorExponent, priorExponent > Self.maxPriorExponent {
+            throw .invalidSettings("priorExponent \(priorExponent) is above \(Int(Self.maxPriorExponent))")
+        }
         guard threads >= 0 else { throw .invalidSettings("threads \(threads) is below 0 (0 means every core)") }
     }
 }
