@@ -5,7 +5,8 @@ public struct Explanation: Sendable {
     public struct Contribution: Sendable, Hashable {
         /// The feature as text: a word ("good", "good_NEG" in a negation
         /// scope), a hashtag ("#fail"), a bigram ("not bad"), a character
-        /// n-gram ("<lov"), or a dense feature ("dense:exclamations").
+        /// n-gram inside a word ("char:<lov", "char:the", apart from the word
+        /// "the"), or a dense feature ("dense:exclamations").
         public var feature: String
         /// Its push on each class's score, relative to the mean of the three
         /// (so they sum to zero): positive means "towards this class".

@@ -78,6 +78,18 @@ struct ExplanationTests {
         #expect(explanation.prediction == model.classify(text))
     }
 
+    @Test("A word and a character n-gram with the same letters are listed apart, not summed under one name")
+    func wordsAndCharacterNgramsAreNamedApart() throws {
+        let model = try #require(Self.model, "Models/default must load")
+        // "the" is a word here and a character 3-gram of "other"; "fail" a word and a 4-gram of "<fail>".
+        let explanation = model.explain("other the fail", limit: 100_000)
+        let features = Set(SentimentLabel.allCases.flatMap { (explanation.strongest[$0] ?? []).map(\.feature) })
+        for name in ["the", "fail"] {
+            #expect(features.contains(name) && features.contains("char:" + name), "\(name): \(features.sorted())")
+        }
+        #expect(features.contains("char:<fai") && features.contains("char:il>"), "\(features.sorted())")
+    }
+
     @Test("A plainly happy text is explained by its happy words")
     func happyWordsExplainHappyText() throws {
         let model = try #require(Self.model, "Models/default must load")

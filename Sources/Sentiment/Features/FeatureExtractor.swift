@@ -217,7 +217,8 @@ struct FeatureExtractor: Sendable {
     @inline(__always)
     private func appendCharNgrams<Sink: FeatureSink>(_ word: UnsafeRawBufferPointer, negated: Bool, to row: inout Sink) {
         forEachCharNgram(word, negated: negated) { bucket, byte, start, end in
-            row.append(bucket, name: String(decoding: (start..<end).map(byte), as: UTF8.self) + (negated ? "_NEG" : ""))
+            // "char:" sets it apart from a word: "the" inside "other" is not the word "the".
+            row.append(bucket, name: "char:" + String(decoding: (start..<end).map(byte), as: UTF8.self) + (negated ? "_NEG" : ""))
         }
     }
 
