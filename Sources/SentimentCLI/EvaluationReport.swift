@@ -126,7 +126,7 @@ enum EvaluationReport {
         for bin in e.reliability.bins where bin.count > 0 {
             let x = pad + bin.lower * size, width = (bin.upper - bin.lower) * size
             let height = bin.accuracy * size
-            reliability += ##"<rect x="\##(x)" y="\##(pad + size - height)" width="\##(width - 1)" height="\##(height)" fill="#4a7bd1" opacity="0.8"><title>\##(bin.count) tweets, confidence \##(String(format: "%.3f", bin.confidence)), accuracy \##(String(format: "%.3f", bin.accuracy))</title></rect>"##
+            reliability += ##"<rect x="\##(x)" y="\##(pad + size - height)" width="\##(width - 1)" height="\##(height)" fill="#4a7bd1" opacity="0.8"><title>\##(bin.count == 1 ? "1 tweet" : "\(bin.count) tweets"), confidence \##(String(format: "%.3f", bin.confidence)), accuracy \##(String(format: "%.3f", bin.accuracy))</title></rect>"##
         }
         reliability += ##"<line x1="\##(pad)" y1="\##(pad + size)" x2="\##(pad + size)" y2="\##(pad)" stroke="#555" stroke-dasharray="4"/>"##
         for bin in e.reliability.bins where bin.count > 0 {

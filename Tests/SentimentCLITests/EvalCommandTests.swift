@@ -142,7 +142,42 @@ struct EvalCommandTests {
         let run = try await eval(["--report", report.path, "Models/default", file.path])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.outputLines.contains("data  \(file.path) (1 tweet)"), "\(run.output)")
-        #expect(try String(contentsOf: report, encoding: .utf8).contains("(1 tweet)."))
+        let html = try String(contentsOf: report, encoding: .utf8)
+        #expect(html.contains("(1 tweet)."))
+        #expect(html.contains("<title>1 tweet, confidence"), "the reliability bar's tooltip")
+        #expect(!html.contains("1 tweets"))
+    }
+
+    @Test("A report whose write fails part way (a file-size limit) exits 73 and leaves the earlier report as it was")
+    func failedReportWriteKeepsTheEarlierReport() async throws {
+        let report = folder.appendingPathComponent("report.html")
+        let earlier = Data("<p>the earlier report</p>\n".utf8)
+        try earlier.write(to: report)
+        // The shell ignores SIGXFSZ (an ignored signal stays ignored across exec) and limits
+        // files to 8 blocks of 512 bytes, far less than a report: its write fails with EFBIG.
+        let executable = try #require(SentimentExecutable.url)
+        let run = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/bin/sh"), [
+            "-c", #"trap '' XFSZ; ulimit -f 8 && exec "$0" eval Models/default "$1" --report "$2""#,
+            executable.path, labelled, report.path,
+        ])
+        #expect(run.status == 73, "\(run.stderr)")
+        #expect(run.stderr.contains("cannot write \(report.path): File too large"), "\(run.stderr)")
+        #expect(try Data(contentsOf: report) == earlier)
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        #expect(left == ["report.html"], "no hidden half-written file is left beside it")
+    }
+
+    @Test("A report replaces an earlier one whole and keeps its permissions")
+    func reportReplacesTheEarlierOne() async throws {
+        let report = folder.appendingPathComponent("report.html")
+        try Data(String(repeating: "x", count: 1 << 20).utf8).write(to: report)
+        #expect(chmod(report.path, 0o600) == 0)
+        let run = try await eval(["Models/default", labelled, "--report", report.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try String(contentsOf: report, encoding: .utf8)
+        #expect(html.hasPrefix("<!doctype html>") && html.hasSuffix("</html>\n") && !html.contains("xxx"))
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: report.path)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
     }
 
     @Test("A directory as the data file exits 66 naming it, as classify does")
