@@ -288,6 +288,24 @@ struct ClassifyRouteTests {
         }
     }
 
+    @Test("An NDJSON stream over the byte limit answers every line that ends within the limit, not only those of earlier chunks")
+    func ndjsonOverTheByteLimitAnswersTheLinesWithinIt() async throws {
+        try await TestServer.with(configure: { $0.classifyLimits.maximumStreamBytes = 200 }) { server in
+            // 20 lines of 12 bytes, in one chunk: the first 16 end within the 200 bytes.
+            let body = (0..<20).map { String(format: #""text %04d""#, $0) + "\n" }.joined()
+            let answer = try await server.request(.POST, "/v1/classify", body: Data(body.utf8),
+                                                  contentType: "application/x-ndjson", streamed: true)
+            #expect(answer.status == 200)
+            let lines = try answer.text.split(separator: "\n").map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+            #expect(lines.dropLast().map { $0["index"] as? Int } == Array(0..<16))
+            let error = try #require(lines.last?["error"] as? [String: Any])
+            #expect(error["code"] as? String == "body-too-large")
+            #expect(error["limit"] as? Int == 200)
+        }
+    }
+
     @Test("An NDJSON body whose length is over the limit is a 413 before anything is classified")
     func ndjsonDeclaredTooLargeIs413() async throws {
         try await TestServer.with(configure: { $0.classifyLimits.maximumStreamBytes = 100 }) { server in

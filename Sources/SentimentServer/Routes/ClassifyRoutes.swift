@@ -14,8 +14,9 @@ import Tweets
 ///   per line → one result per line, streamed as the lines arrive and are
 ///   classified in batches. A bad line is a per-item error. Over
 ///   ``ClassifyLimits/maximumStreamItems`` items or ``ClassifyLimits/maximumStreamBytes``
-///   bytes the answer is a 413 when the length is known up front, else the
-///   stream ends with a line `{"error": {problem}}`.
+///   bytes the answer is a 413 when the length is known up front, else every
+///   line that ends within the limit is answered and the stream ends with a
+///   line `{"error": {problem}}`.
 ///
 /// A bad item (not a string, empty, too long, a bad id) is answered with
 /// `{"index", "id", "error": {"code", "detail"}}` in its place: one bad item
@@ -174,15 +175,18 @@ struct ClassifyRoutes {
             }
 
             reading: for try await chunk in body {
+                // Only the bytes within the limit are read, so every line that
+                // ends within it is answered, however the body was chunked.
+                let room = limits.maximumStreamBytes - received
                 received += chunk.readableBytes
-                if received > limits.maximumStreamBytes {
-                    stop = Problem.bodyTooLarge(limit: limits.maximumStreamBytes)
-                    break reading
-                }
-                splitter.append(chunk.readableBytesView)
+                splitter.append(chunk.readableBytesView.prefix(room))
                 while let line = splitter.next() {
                     take(line)
                     if stop != nil { break reading }
+                }
+                if received > limits.maximumStreamBytes {
+                    stop = Problem.bodyTooLarge(limit: limits.maximumStreamBytes)
+                    break reading
                 }
                 try await flush(&writer)
             }
