@@ -60,6 +60,9 @@ LONG_TIMELINE_COUNT = 45
 # A 50-character handle, a display name of 50 letters without a space, HTML markup in a tweet.
 LONG_NAMES = ROOT / "Tests" / "Browser" / "fixtures" / "longnames.jsonl"
 LONG_NAMES_USER = "longnames_" + "x" * 40
+# A display name that starts with an emoji (🌻, two UTF-16 code units).
+EMOJI_NAME = ROOT / "Tests" / "Browser" / "fixtures" / "emojiname.jsonl"
+EMOJI_NAME_USER = "emojiname"
 
 THEME_COLORS = {  # Theme.swift: #FFD60A, #8E8E93, #0A84FF
     "happy": "rgb(255, 214, 10)",
@@ -410,6 +413,16 @@ class Suite:
         widths = self.driver.execute_script("return [document.documentElement.scrollWidth, innerWidth]")
         assert widths[0] <= PHONE[0], f"the tweets scroll sideways: {widths}"
 
+    def test_an_avatar_shows_the_whole_first_character_of_an_emoji_name(self):
+        self.open("/")
+        self.visible("#search-input").send_keys(EMOJI_NAME_USER)
+        self.visible(f'#user-list a[data-username="{EMOJI_NAME_USER}"]')
+        # Code points, not the text: half a surrogate pair cannot even be handed back to Python.
+        initial = self.driver.execute_script(
+            "return [...arguments[0].textContent].map(c => c.codePointAt(0))",
+            self.find(f'#user-list a[data-username="{EMOJI_NAME_USER}"] .avatar'))
+        assert initial == [0x1F33B], f"the avatar shows 🌻, not half of it: {[hex(c) for c in initial]}"
+
     def test_tweet_markup_is_shown_as_text(self):
         self.open_tweets(LONG_NAMES_USER)
         text = self.find('.tweet[data-id="1786100000000000001"] .tweet-text').text
@@ -474,6 +487,8 @@ def main():
         subprocess.run([args.sentiment, "import", str(LONG_TIMELINE), "--db", str(database), *model],
                        check=True, env=environment, cwd=ROOT, stdout=subprocess.DEVNULL)
         subprocess.run([args.sentiment, "import", str(LONG_NAMES), "--db", str(database), *model],
+                       check=True, env=environment, cwd=ROOT, stdout=subprocess.DEVNULL)
+        subprocess.run([args.sentiment, "import", str(EMOJI_NAME), "--db", str(database), *model],
                        check=True, env=environment, cwd=ROOT, stdout=subprocess.DEVNULL)
         port = free_port()
         base_url = f"http://127.0.0.1:{port}"

@@ -17,6 +17,19 @@ const UNSUPPORTED = { emoji: "🌐", label: "Language not supported" };
 /** Characters as a reader counts them (code points, so an emoji is one). */
 const characterCount = (text) => Array.from(text).length;
 
+/**
+ * The first character as a reader sees it — a letter with its accents, an
+ * emoji, a flag — never half of one ("🌻 Sunny".charAt(0) is a lone surrogate,
+ * drawn as �); "" for an empty text.
+ */
+function firstCharacter(text) {
+  if (typeof Intl.Segmenter === "function") {
+    for (const { segment } of new Intl.Segmenter().segment(text)) return segment;
+    return "";
+  }
+  return Array.from(text)[0] ?? "";
+}
+
 /** Tweets of this many characters or fewer are shown in a larger font. */
 const SHORT_TWEET = 80;
 
@@ -180,7 +193,7 @@ const SearchScene = (() => {
   let lastSearched = "";
 
   function userItem(user) {
-    const initial = (user.display_name || user.username).trim().charAt(0).toUpperCase() || "@";
+    const initial = firstCharacter((user.display_name || user.username).trim()).toUpperCase() || "@";
     return element("li", {},
       element("a", { href: `/users/${encodeURIComponent(user.username)}`, "data-link": true, "data-username": user.username },
         element("span", { className: "avatar", "aria-hidden": "true", text: initial }),
