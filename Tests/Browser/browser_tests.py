@@ -370,6 +370,17 @@ class Suite:
         box.send_keys(" ")
         self.wait(lambda d: self.find("#try-mood").get_attribute("data-mood") == "empty")
 
+    def test_try_it_shows_invisible_text_as_empty_not_as_an_error(self):
+        self.open("/")
+        box = self.visible("#try-input")
+        # Only default-ignorable characters: the server's BlankText calls it empty, String.trim does not.
+        box.send_keys("\u200b\u2060")
+        classified = "return performance.getEntriesByType('resource').some(e => e.name.endsWith('/v1/classify'))"
+        self.wait(lambda d: d.execute_script(classified) and self.find("#try-mood").get_attribute("aria-busy") is None)
+        mood = self.find("#try-mood")
+        assert mood.get_attribute("data-mood") == "empty", f"{mood.get_attribute('data-mood')}: {mood.text!r}"
+        assert self.find("#try-mood .try-label").text == "Type something", mood.text
+
     def test_recent_searches_without_duplicates(self):
         for name in (USER, USER.upper()):
             self.open(f"/users/{name}")

@@ -355,7 +355,9 @@ const SearchScene = (() => {
         signal: controller.signal,
       });
       const result = answer.results[0];
-      if (result.error) show("error", "⚠️", result.error.detail);
+      // Only invisible characters (U+200B, U+2060, …), which trim() keeps: as empty as spaces.
+      if (result.error?.code === "empty-text") show("empty", "💬", "Type something");
+      else if (result.error) show("error", "⚠️", result.error.detail);
       else if (!result.theme) show("unsupported", UNSUPPORTED.emoji, UNSUPPORTED.label, `(${result.lang})`);
       else {
         const theme = THEMES[result.theme.name];
