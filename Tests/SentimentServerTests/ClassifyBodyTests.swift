@@ -129,6 +129,23 @@ struct ClassifyBodyTests {
         }
     }
 
+    @Test("A bare string's error names its NDJSON line, or its place in items, not a texts[…] the body does not have")
+    func bareStringErrorsNameTheirPlace() async throws {
+        try await TestServer.with(configure: { $0.classifyLimits.maximumTextLength = 10 }) { server in
+            let ndjson = try await server.request(.POST, "/v1/classify", body: Data("\"ok\"\n\n\"   \"\n\"far too long a text\"\n".utf8),
+                                                  contentType: "application/x-ndjson")
+            let lines = try ndjson.text.split(separator: "\n").map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+            #expect(lines.map { ($0["error"] as? [String: Any])?["detail"] as? String }
+                == [nil, "line 3 is empty or blank", "line 4 has 19 characters; at most 10"], "\(ndjson.text)")
+
+            let json = try await server.request(.POST, "/v1/classify", body: Data(#"{"items": ["fine", " "]}"#.utf8))
+            let results = try #require(try json.object()["results"] as? [[String: Any]])
+            #expect(results.map { ($0["error"] as? [String: Any])?["detail"] as? String } == [nil, "items[1] is empty or blank"])
+        }
+    }
+
     @Test("The error line that ends an NDJSON stream carries the request id")
     func ndjsonErrorLineHasTheRequestID() async throws {
         try await TestServer.with(configure: { $0.classifyLimits.maximumStreamItems = 2 }) { server in

@@ -25,7 +25,10 @@ struct ClassifyItem: Sendable {
     /// - Parameter field: how errors name the item: `items[3]`, or `line 4` for NDJSON.
     static func fromItem(_ value: JSONValue, index: Int, field: String, limits: ClassifyLimits) -> ClassifyItem {
         let member = { (name: String) in field.hasPrefix("line ") ? "\(field): \(name)" : "\(field).\(name)" }
-        if case .string = value { return fromText(value, index: index, limits: limits) }
+        // A bare string's errors name its own place (`line 3`, `items[1]`), not a `texts[…]`.
+        if case .string(let text) = value {
+            return ClassifyItem(index: index, id: .null, text: check(text, field: field, limits: limits))
+        }
         guard case .object(let object) = value else {
             return ClassifyItem(index: index, id: .null,
                                 text: .failure(.notAnObject("\(field) is \(value.typeName), not an object with a text")))
