@@ -519,7 +519,13 @@ final class TweetsCommandTests {
         lock.l_whence = Int16(SEEK_SET)
         lock.l_start = 120
         lock.l_len = 1
-        try #require(fcntl(shm, F_SETLK, &lock) == 0)
+        // The holder may still be finishing its own first write: wait for it to let go.
+        let locking = ContinuousClock.now
+        while fcntl(shm, F_SETLK, &lock) != 0 {
+            try #require(errno == EAGAIN || errno == EACCES, "fcntl: \(String(cString: strerror(errno)))")
+            try #require(ContinuousClock.now - locking < .seconds(60), "the holder never let go of the write lock")
+            try await Task.sleep(for: .milliseconds(20))
+        }
 
         let run = try await sentiment(["history", "--clear", "--db", db])
         #expect(run.status == 73, "\(run.stderr)")
