@@ -238,6 +238,28 @@ struct UserRouteTests {
         }
     }
 
+    @Test("A 404 for a user with nothing stored says why the X API was not asked: the server offline, offline=1 or HEAD")
+    func nothingStoredSaysWhyTheStoreAloneAnswered() async throws {
+        let upstream = try await FakeXServer.start { _, _ in .respond(status: 404, body: XBodies.unknownUser) }
+        defer { Task { try await upstream.stop() } }
+        try await TestServer.with(upstream: upstream.baseURL) { server in
+            let answer = try await server.request(.GET, "/v1/users/ghost/tweets?offline=1")
+            #expect(answer.status == 404)
+            let detail = try #require(try answer.object()["detail"] as? String)
+            #expect(detail == "nothing is stored for @ghost and offline=1 asks the store alone, not the X API")
+            #expect(!detail.contains("server is offline"), "the server is online")
+        }
+        try await TestServer.with(upstream: nil) { server in
+            let answer = try await server.request(.GET, "/v1/users/ghost/tweets")
+            #expect(answer.status == 404)
+            #expect(try answer.object()["detail"] as? String == "nothing is stored for @ghost and the server is offline")
+        }
+        // A HEAD answer has no body to read: the problem it is answered with.
+        let head = UserRoutes.problem(for: .nothingStored(username: "ghost", failure: nil), storeOnly: .head)
+        #expect(head.status == .notFound)
+        #expect(head.detail == "nothing is stored for @ghost and a HEAD request asks the store alone, not the X API")
+    }
+
     // MARK: - History
 
     @Test("History lists searches most recent first, without duplicates, and DELETE clears it")

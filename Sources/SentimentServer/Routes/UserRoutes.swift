@@ -52,13 +52,15 @@ struct UserRoutes {
         // HEAD is safe: it asks the store alone and is not a search for the history.
         let isHead = request.method == .head
         let counting = CountingClassifier(services.classifier)
-        let service = TweetService(store: services.store, source: offline || offlineParameter || isHead ? nil : services.source,
+        // Why the store alone answers, if it does: a 404's detail names it.
+        let storeOnly: StoreOnlyReason? = offline ? .serverOffline : isHead ? .head : offlineParameter ? .offlineParameter : nil
+        let service = TweetService(store: services.store, source: storeOnly != nil ? nil : services.source,
                                    classifier: counting, options: options, logger: context.logger)
         let timeline: Timeline
         do {
             timeline = try await service.timeline(username: username, cursor: cursor, limit: limit, recordsSearch: !isHead)
         } catch let error as TweetServiceError {
-            throw Self.problem(for: error)
+            throw Self.problem(for: error, storeOnly: storeOnly)
         }
         let metrics = services.metrics
         metrics.recordClassified(counting.classified, endpoint: "timeline")
@@ -69,7 +71,28 @@ struct UserRoutes {
         return try Self.json(timeline)
     }
 
-    static func problem(for error: TweetServiceError) -> Problem {
+    /// Why a timeline is read from the store alone, without asking the X API.
+    enum StoreOnlyReason: Sendable {
+        /// `sentiment serve --offline`.
+        case serverOffline
+        /// `?offline=1` (or `true`, `yes`).
+        case offlineParameter
+        /// A `HEAD` request, which is safe: it never asks the X API.
+        case head
+
+        /// The end of a `nothing-stored` detail: "nothing is stored for @name …".
+        var clause: String {
+            switch self {
+            case .serverOffline: "and the server is offline"
+            case .offlineParameter: "and offline=1 asks the store alone, not the X API"
+            case .head: "and a HEAD request asks the store alone, not the X API"
+            }
+        }
+    }
+
+    /// The problem of a timeline's error; `storeOnly` says why the X API was
+    /// not asked, for `nothing-stored` (`nil`: it was, and the walk had ended).
+    static func problem(for error: TweetServiceError, storeOnly: StoreOnlyReason?) -> Problem {
         switch error {
         case .invalidUsername(let text):
             Problem(status: .badRequest, code: "invalid-username", title: "Not a username",
@@ -81,7 +104,7 @@ struct UserRoutes {
             Problem(status: .notFound, code: "unknown-user", title: "Unknown user", detail: "the X API has no user @\(username)")
         case .nothingStored(let username, nil):
             Problem(status: .notFound, code: "nothing-stored", title: "Nothing stored",
-                    detail: "nothing is stored for @\(username) and the server is offline")
+                    detail: "nothing is stored for @\(username)" + (storeOnly.map { " \($0.clause)" } ?? ""))
         case .nothingStored(let username, let failure?):
             Problem(status: .badGateway, code: "upstream-failed", title: "Upstream failed",
                     detail: "the X API failed (\(failure.message)) and nothing is stored for @\(username)", failure: failure)
