@@ -86,6 +86,27 @@ struct ServeCommandTests {
         #expect(run.stderr.hasPrefix("sentiment: cannot open the database \(folder.url.path): "), "\(run.stderr)")
     }
 
+    @Test("--profile and --log-level take names in any case, as SENTIMENT_PROFILE and SENTIMENT_LOG_LEVEL do, and the help says so")
+    func profileAndLogLevelNamesInAnyCase() async throws {
+        // A folder for a database: the names are read, then the database cannot be opened (73), before listening.
+        let folder = try TemporaryFolder("sentiment-serve-names")
+        let flags = try await SentimentExecutable.run(["serve", "--profile", "PROD", "--log-level", "WARNING", "--port", "0",
+                                                       "--db", folder.url.path])
+        #expect(flags.status == 73, "\(flags.stderr)")
+        let environment = try await SentimentExecutable.run(["serve", "--port", "0", "--db", folder.url.path],
+                                                            environment: ["SENTIMENT_PROFILE": "PROD", "SENTIMENT_LOG_LEVEL": "WARNING"])
+        #expect(environment.status == 73, "\(environment.stderr)")
+        for flag in ["--profile", "--log-level"] {
+            let wrong = try await SentimentExecutable.run(["serve", flag, "loud", "--port", "0", "--db", folder.url.path])
+            #expect(wrong.status == 64, "\(flag): \(wrong.stderr)")
+        }
+        // The help as one line: it is wrapped to the terminal's width.
+        let help = try await SentimentExecutable.run(["serve", "--help"]).output
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("dev, stage or prod, in any case"), "\(help)")
+        #expect(help.contains("warning, error or critical, in any case"), "\(help)")
+    }
+
     @Test("A host name with no address exits 69 with one line naming it")
     func unknownHost() async throws {
         let folder = try TemporaryFolder("sentiment-serve-host")

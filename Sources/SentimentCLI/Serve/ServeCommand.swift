@@ -37,7 +37,7 @@ struct ServeCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("dev, stage or prod (default: $SENTIMENT_PROFILE, then prod).", valueName: "profile"))
+    @Option(help: ArgumentHelp("dev, stage or prod, in any case (default: $SENTIMENT_PROFILE, then prod).", valueName: "profile"))
     var profile: Profile?
 
     @Option(help: ArgumentHelp("The address to listen on (default: $SENTIMENT_HOST, then 127.0.0.1).", valueName: "host"))
@@ -47,7 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
     var port: Int?
 
     @Option(name: .customLong("log-level"),
-            help: ArgumentHelp("trace, debug, info, notice, warning, error (default: $SENTIMENT_LOG_LEVEL, then the profile's).",
+            help: ArgumentHelp("trace, debug, info, notice, warning, error or critical, in any case (default: $SENTIMENT_LOG_LEVEL, then the profile's).",
                                valueName: "level"))
     var logLevel: Logger.Level?
 
@@ -110,5 +110,14 @@ enum LogFormat: String, ExpressibleByArgument, CaseIterable {
     case json
 }
 
-extension Profile: ExpressibleByArgument {}
-extension Logger.Level: @retroactive ExpressibleByArgument {}
+// Read in any case, as the environment's SENTIMENT_PROFILE and SENTIMENT_LOG_LEVEL are.
+extension Profile: ExpressibleByArgument {
+    public init?(argument: String) { self.init(name: argument) }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let level = ServerConfiguration.logLevel(named: argument) else { return nil }
+        self = level
+    }
+}

@@ -22,6 +22,12 @@ public enum Profile: String, Sendable, Hashable, CaseIterable, Codable {
     /// Production: the real X API, quiet logs.
     case prod
 
+    /// The profile a name gives, in any case (`prod`, `PROD`), as `--profile`
+    /// and `SENTIMENT_PROFILE` both read it; `nil` for another name.
+    public init?(name: String) {
+        self.init(rawValue: name.lowercased())
+    }
+
     /// The environment variable that selects the profile: `SENTIMENT_PROFILE`.
     public static let environmentVariable = "SENTIMENT_PROFILE"
 

@@ -161,7 +161,7 @@ public struct ServerConfiguration: Sendable {
         if let given = flags.profile {
             profile = given
         } else if let text = value(Profile.environmentVariable) {
-            guard let named = Profile(rawValue: text.lowercased()) else {
+            guard let named = Profile(name: text) else {
                 throw .invalidValue(name: Profile.environmentVariable, value: text, expected: "dev, stage or prod")
             }
             profile = named
@@ -181,7 +181,7 @@ public struct ServerConfiguration: Sendable {
         if let given = flags.logLevel {
             logLevel = given
         } else if let text = value(logLevelEnvironmentVariable) {
-            guard let level = Logger.Level(rawValue: text.lowercased()) else {
+            guard let level = Self.logLevel(named: text) else {
                 throw .invalidValue(name: logLevelEnvironmentVariable, value: text,
                                     expected: "trace, debug, info, notice, warning, error or critical")
             }
@@ -207,6 +207,12 @@ public struct ServerConfiguration: Sendable {
             offline: flags.offline,
             apiKey: value(apiKeyEnvironmentVariable).map(trimmedKey)
         )
+    }
+
+    /// The log level a name gives, in any case (`warning`, `WARNING`), as
+    /// `--log-level` and `SENTIMENT_LOG_LEVEL` both read it; `nil` for another name.
+    public static func logLevel(named name: String) -> Logger.Level? {
+        Logger.Level(rawValue: name.lowercased())
     }
 
     /// A key with whitespace and newlines at either end trimmed; a blank one as
