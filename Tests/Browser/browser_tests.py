@@ -441,6 +441,20 @@ class Suite:
         assert not self.all(".tweet-text b, .tweet-text img"), "markup in a tweet became elements"
         assert self.driver.execute_script("return document.body.dataset.injected") is None
 
+    def test_a_search_answer_that_is_not_json_says_so_clearly(self):
+        self.open("/")
+        box = self.visible("#search-input")
+        # A proxy's HTML page with a 200: the page's fetch answers it for /v1/users.
+        self.driver.execute_script("""
+            const real = window.fetch;
+            window.fetch = (url, options) => String(url).startsWith("/v1/users?")
+              ? Promise.resolve(new Response("<html>proxy</html>", {status: 200, headers: {"Content-Type": "text/html"}}))
+              : real(url, options);""")
+        box.send_keys("sun")
+        error = self.visible("#search-error")
+        assert "undefined" not in error.text, error.text
+        assert "answer could not be read" in error.text, error.text
+
     def test_server_error_state(self):
         # Nothing stored for this user and the upstream fails: the server answers 502.
         self.open("/users/nobody_home")

@@ -43,7 +43,7 @@ function debounce(fn, ms) {
   return debounced;
 }
 
-/** A failed request: `kind` is "connection" (no answer) or "server" (an error status). */
+/** A failed request: `kind` is "connection" (no answer), "server" (an error status) or "unreadable" (a 2xx that is not JSON). */
 class RequestError extends Error {
   constructor(kind, status, problem) {
     super(problem?.detail || problem?.title || kind);
@@ -67,16 +67,24 @@ async function api(path, options = {}) {
   }
   if (response.status === 204) return null;
   let body = null;
+  let readable = true;
   try {
     body = await response.json();
-  } catch {
-    body = null;
+  } catch (error) {
+    if (error.name === "AbortError") throw error;
+    readable = false;
   }
   if (!response.ok) throw new RequestError("server", response.status, body);
+  // A 2xx whose body is not JSON (a proxy's HTML page, a cut-off answer).
+  if (!readable) throw new RequestError("unreadable", response.status, null);
   return body;
 }
 
 function errorMessage(error, what) {
+  // Not JSON, or JSON of another shape (which throws a TypeError, not a RequestError).
+  if (!(error instanceof RequestError) || error.kind === "unreadable") {
+    return `The server's answer could not be read, so the page could not ${what}. Retry, or reload the page.`;
+  }
   if (error.kind === "connection") {
     return `Can't reach the server to ${what}. Check your connection, then retry.`;
   }
