@@ -455,6 +455,20 @@ class Suite:
         assert "undefined" not in error.text, error.text
         assert "answer could not be read" in error.text, error.text
 
+    def test_the_search_box_takes_no_more_than_the_server_accepts(self):
+        self.open("/")
+        box = self.visible("#search-input")
+        box.send_keys("a" * 120)
+        self.wait(lambda d: self.find("#search-empty").is_displayed() or self.find("#search-error").is_displayed())
+        assert not self.find("#search-error").is_displayed(), self.find("#search-error").text
+        value = box.get_attribute("value")
+        assert len(value) == 100, f"the box keeps 100 characters, not {len(value)}"
+        # A value set another way is not sent: the page says why.
+        self.driver.execute_script(
+            "arguments[0].value = '🌻'.repeat(101); arguments[0].dispatchEvent(new Event('input'))", box)
+        self.wait(lambda d: "at most 100 characters" in self.find("#search-empty").text)
+        assert not self.find("#search-error").is_displayed(), self.find("#search-error").text
+
     def test_server_error_state(self):
         # Nothing stored for this user and the upstream fails: the server answers 502.
         self.open("/users/nobody_home")

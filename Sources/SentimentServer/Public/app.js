@@ -30,6 +30,9 @@ function firstCharacter(text) {
   return Array.from(text)[0] ?? "";
 }
 
+/** The longest search query the server takes (TweetStore.maximumPrefixLength), in code points. */
+const MAX_QUERY = 100;
+
 /** Tweets of this many characters or fewer are shown in a larger font. */
 const SHORT_TWEET = 80;
 
@@ -229,8 +232,23 @@ const SearchScene = (() => {
     }
   }
 
+  function showEmpty(text) {
+    lists.hidden = true;
+    errorBox.hidden = true;
+    empty.hidden = false;
+    $(".empty-text", empty).textContent = text;
+  }
+
   async function search(term) {
     controller?.abort();
+    // The input's maxlength counts UTF-16 units, so this holds; a value set another way may not.
+    const length = characterCount(term);
+    if (length > MAX_QUERY) {
+      controller = null;
+      setLoading(false);
+      showEmpty(`A search is at most ${MAX_QUERY} characters; this one has ${length}.`);
+      return;
+    }
     controller = new AbortController();
     const signal = controller.signal;
     setLoading(true);
