@@ -469,6 +469,21 @@ class Suite:
         self.wait(lambda d: "at most 100 characters" in self.find("#search-empty").text)
         assert not self.find("#search-error").is_displayed(), self.find("#search-error").text
 
+    def test_the_empty_state_offers_enter_only_for_a_valid_username(self):
+        self.open("/")
+        box = self.visible("#search-input")
+        for term, valid in (("a b", False), ("zz_nobody_9", True), ("@zz_nobody_9", True), ("@@zz", False),
+                            ("z" * 51, False), ("zé", False)):
+            box.clear()
+            box.send_keys(term)
+            cleaned = term.removeprefix("@")
+            self.wait(lambda d: f"“{cleaned}”" in self.find("#search-empty").text)
+            text = self.find("#search-empty").text
+            if valid:
+                assert f"Press Enter to look @{cleaned} up." in text, (term, text)
+            else:
+                assert "not a valid username" in text and "Press Enter" not in text, (term, text)
+
     def test_server_error_state(self):
         # Nothing stored for this user and the upstream fails: the server answers 502.
         self.open("/users/nobody_home")

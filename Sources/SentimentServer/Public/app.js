@@ -30,6 +30,16 @@ function firstCharacter(text) {
   return Array.from(text)[0] ?? "";
 }
 
+/**
+ * The server's username rule (User.isValidUsername) for a term as the page
+ * sends it (trim()med): trimmed again of what Foundation's whitespacesAndNewlines
+ * holds (U+0085 too, not U+FEFF), an optional "@", then 1–50 ASCII letters,
+ * digits or "_".
+ */
+const SERVER_SPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const SERVER_TRIM = new RegExp(`^${SERVER_SPACE}+|${SERVER_SPACE}+$`, "g");
+const isValidUsername = (term) => /^@?[A-Za-z0-9_]{1,50}$/.test(term.replace(SERVER_TRIM, ""));
+
 /** The longest search query the server takes (TweetStore.maximumPrefixLength), in code points. */
 const MAX_QUERY = 100;
 
@@ -284,9 +294,11 @@ const SearchScene = (() => {
     lists.hidden = nothing;
     empty.hidden = !nothing;
     if (nothing) {
-      $(".empty-text", empty).textContent = cleaned
-        ? `No stored user starts with “${cleaned}”. Press Enter to look @${cleaned} up.`
-        : "No searches yet. Type a username to begin.";
+      $(".empty-text", empty).textContent = !cleaned
+        ? "No searches yet. Type a username to begin."
+        : isValidUsername(term)
+          ? `No stored user starts with “${cleaned}”. Press Enter to look @${cleaned} up.`
+          : `No stored user starts with “${cleaned}”, and it is not a valid username (1–50 letters, digits or _).`;
     }
   }
 
