@@ -484,6 +484,28 @@ class Suite:
             else:
                 assert "not a valid username" in text and "Press Enter" not in text, (term, text)
 
+    def test_small_text_on_every_theme_screen_has_at_least_4_5_to_1_contrast(self):
+        ratio = """
+            const channel = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+            const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+            const rgba = (text) => text.match(/[\\d.]+/g).map(Number);
+            const [node, screen] = arguments;
+            const background = rgba(getComputedStyle(screen).backgroundColor).slice(0, 3);
+            let [r, g, b, a = 1] = rgba(getComputedStyle(node).color);
+            for (let n = node; n && n !== screen.parentNode; n = n.parentNode) a *= Number(getComputedStyle(n).opacity);
+            const ink = [r, g, b].map((c, i) => a * c + (1 - a) * background[i]);
+            const [hi, lo] = [luminance(ink), luminance(background)].sort((x, y) => y - x);
+            return (hi + 0.05) / (lo + 0.05);"""
+        for theme in ("happy", "neutral", "sad"):
+            self.tweet_with_theme(theme).click()
+            screen = self.visible(f'#theme-screen[data-theme-screen="{theme}"]')
+            self.settle(screen)
+            for css in (".theme-date", ".theme-hint", ".theme-label", ".theme-text"):
+                contrast = self.driver.execute_script(ratio, screen.find_element(By.CSS_SELECTOR, css), screen)
+                assert contrast >= 4.5, f"{theme} {css}: {contrast:.2f}:1"
+            screen.click()
+            self.wait(EC.invisibility_of_element_located((By.CSS_SELECTOR, "#theme-screen")))
+
     def test_server_error_state(self):
         # Nothing stored for this user and the upstream fails: the server answers 502.
         self.open("/users/nobody_home")
