@@ -77,6 +77,26 @@ final class TweetsCommandTests {
         #expect(try timeline.records().count == 5)
     }
 
+    @Test("Importing a file with no tweets under --user stores no user and says so, so the user stays unknown, exit 66")
+    func importingNothingStoresNoUser() async throws {
+        let db = try freshDatabase()
+        let empty = try writeDump("", besides: db)
+        let run = try await sentiment(["import", empty, "--user", "ghost", "--db", db])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("--user ghost not used for \(empty): it holds no tweets, so no user is stored for it"),
+                "\(run.stderr)")
+        #expect(run.stderr.contains("0 tweets read, 0 new, 0 classified, 0 skipped\n"), "\(run.stderr)")
+        let timeline = try await sentiment(["tweets", "ghost", "--offline", "--db", db])
+        #expect(timeline.status == 66, "\(timeline.output)\(timeline.stderr)")
+        #expect(timeline.stderr.contains("nothing stored for @ghost"), "\(timeline.stderr)")
+
+        let broken = try writeDump("{not json\n", besides: db)
+        let malformed = try await sentiment(["import", broken, "--user", "ghost", "--db", db])
+        #expect(malformed.status == 65, "\(malformed.stderr)")
+        #expect(malformed.stderr.contains("none of its tweets could be read, so no user is stored for it"), "\(malformed.stderr)")
+        #expect(try await sentiment(["tweets", "ghost", "--offline", "--db", db]).status == 66)
+    }
+
     @Test("A dump that does not say whose tweets it holds needs --user; malformed lines are skipped with their place, exit 65")
     func importNeedsUserAndSkipsMalformedLines() async throws {
         let db = try freshDatabase()

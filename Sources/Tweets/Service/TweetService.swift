@@ -320,8 +320,9 @@ public final class TweetService: Sendable {
         public var tweetsClassified: Int
         /// Entries skipped: malformed, or with no known author.
         public var issues: [ArchiveIssue]
-        /// The owner given, when it was not used: every tweet named an author
-        /// of the input, none of them that user (no user was made for it).
+        /// The owner given, when it was not used (no user was made for it):
+        /// every tweet named an author of the input, none of them that user;
+        /// or the input held no tweet and named no such user (``tweetsRead`` is 0).
         public var unusedOwner: String? = nil
         /// Stored tweets moved to the author the input names from a made-up
         /// one (`local:name`, an earlier import's `--user`).
@@ -334,8 +335,9 @@ public final class TweetService: Sendable {
     ///   - contents: what ``ArchiveParser`` read.
     ///   - owner: the username to give tweets whose author the input does not
     ///     name; its stored account is reused if there is one. When every tweet
-    ///     names an author of the input and none is this user, it is not used
-    ///     (``ImportSummary/unusedOwner``).
+    ///     names an author of the input and none is this user, or when the
+    ///     input has no tweet and names no such user, and none is stored, it
+    ///     is not used (``ImportSummary/unusedOwner``).
     ///   - progress: called after each stored chunk and classified batch.
     /// - Throws: ``TweetServiceError/ownerRequired`` when tweets have no known
     ///   author and no owner is given; ``TweetServiceError/invalidUsername(_:)``; database errors.
@@ -353,9 +355,19 @@ public final class TweetService: Sendable {
             if authorsNamed, !contents.tweets.isEmpty, contents.user(username: owner) == nil {
                 unusedOwner = owner
             } else {
-                let user = try await store.user(username: owner) ?? contents.owner(username: owner)
-                    ?? User(id: User.localIDPrefix + User.key(for: owner), username: User.key(for: owner), displayName: owner)
-                contents = contents.assigning(owner: user)
+                let stored = try await store.user(username: owner)
+                if stored == nil, contents.tweets.isEmpty, contents.user(username: owner) == nil {
+                    // An input with no tweet (an empty file, or one whose
+                    // every entry was malformed) gives a made-up user nothing:
+                    // stored, `tweets NAME` would show an empty timeline
+                    // instead of saying that nothing is stored.
+                    unusedOwner = owner
+                } else {
+                    let user = stored ?? contents.owner(username: owner)
+                        ?? User(id: User.localIDPrefix + User.key(for: owner), username: User.key(for: owner),
+                                displayName: owner)
+                    contents = contents.assigning(owner: user)
+                }
             }
         }
         var knownAuthors = Set(contents.users.map(\.id))
