@@ -247,6 +247,20 @@ struct ArchiveParserTests {
         #expect(contents.issues.map(\.description) == ["dump.jsonl, line 2: missing id", "dump.jsonl, line 3: missing id"])
     }
 
+    @Test("A negative integer id is no tweet's or user's id: its entry is skipped as a missing id")
+    func negativeIDIsMissing() {
+        let text = """
+            {"id":-3,"text":"a negative id","created_at":"2021-10-06T22:38:10.000Z","author_id":"5"}
+            {"id_str":-4,"full_text":"a negative id_str","created_at":"Wed Oct 06 22:38:12 +0000 2021"}
+            {"id":6,"text":"a tweet of a negative author","created_at":"2021-10-06T22:38:11.000Z","author_id":-5}
+            {"id":7,"text":"a fine tweet","created_at":"2021-10-06T22:38:13.000Z","author_id":5}
+            """
+        let contents = ArchiveParser.parse(Data(text.utf8), file: "dump.jsonl")
+        #expect(contents.tweets.map(\.id) == ["7", "6"])
+        #expect(contents.tweets.map(\.authorID) == ["5", ""], "an author id of -5 is no author")
+        #expect(contents.issues.map(\.description) == ["dump.jsonl, line 1: missing id", "dump.jsonl, line 2: missing id"])
+    }
+
     @Test("A v1.1 streaming tweet over 140 characters keeps its full text, not the truncated one")
     func extendedTweetKeepsFullText() {
         let full = "Finally finished the marathon training plan, sixteen weeks of early mornings and sore legs. So proud of everyone who ran with me, what a day!"

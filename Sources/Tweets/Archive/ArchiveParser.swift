@@ -419,14 +419,15 @@ public enum ArchiveParser {
     }
 
     /// An id that may be a string or an integer (never a lossy floating-point
-    /// number, nor a boolean, which Foundation also hands over as a number).
+    /// number, nor a boolean, which Foundation also hands over as a number,
+    /// nor a negative integer, which no tweet or user has).
     static func string(_ value: Any?) -> String? {
         if let number = value as? NSNumber, String(cString: number.objCType) == "c" { return nil }
         switch value {
         case let text as String:
             return text.isEmpty ? nil : text
         case let number as Int:
-            return String(number)
+            return number >= 0 ? String(number) : nil
         case let number as UInt64:
             return String(number)
         case let number as NSNumber:
