@@ -261,6 +261,32 @@ struct ArchiveParserTests {
         #expect(contents.issues.map(\.description) == ["dump.jsonl, line 1: missing id", "dump.jsonl, line 2: missing id"])
     }
 
+    @Test("Valid JSON that is not an object is reported as what it is, not as invalid JSON")
+    func nonObjectJSONIsNamed() {
+        let text = """
+            {"id":"1","text":"the real tweet","created_at":"2021-10-06T22:38:10.000Z","author_id":"5"}
+            42
+            null
+            "text"
+            true
+            [1, 2]
+            {"id": oops}
+            """
+        let contents = ArchiveParser.parse(Data(text.utf8), file: "dump.jsonl")
+        #expect(contents.tweets.map(\.id) == ["1"])
+        #expect(contents.issues.map(\.description) == [
+            "dump.jsonl, line 2: not a JSON object (a number)",
+            "dump.jsonl, line 3: not a JSON object (null)",
+            "dump.jsonl, line 4: not a JSON object (a string)",
+            "dump.jsonl, line 5: not a JSON object (a boolean)",
+            "dump.jsonl, line 6: not a JSON object (an array)",
+            "dump.jsonl, line 7: invalid JSON",
+        ])
+        let nested = ArchiveParser.parse(Data(#"[{"id":"1","text":"t","created_at":"2021-10-06T22:38:10.000Z"}, [3]]"#.utf8),
+                                         file: "tweets.js")
+        #expect(nested.issues.map(\.description) == ["tweets.js, entry 2: not a JSON object (an array)"])
+    }
+
     @Test("A v1.1 streaming tweet over 140 characters keeps its full text, not the truncated one")
     func extendedTweetKeepsFullText() {
         let full = "Finally finished the marathon training plan, sixteen weeks of early mornings and sore legs. So proud of everyone who ran with me, what a day!"

@@ -263,8 +263,14 @@ public enum ArchiveParser {
         }
 
         mutating func addJSON(_ data: Data, position: String) {
-            guard let object = LoneSurrogateEscapes.jsonObject(with: data) as? [String: Any] else {
+            guard let value = LoneSurrogateEscapes.jsonObject(with: data, options: .fragmentsAllowed) else {
                 issues.append(ArchiveIssue(file: file, position: position, reason: "invalid JSON"))
+                return
+            }
+            guard let object = value as? [String: Any] else {
+                // Valid JSON, but a number, a string, null or an array where a tweet or page belongs.
+                issues.append(ArchiveIssue(file: file, position: position,
+                                           reason: "not a JSON object (\(ArchiveParser.kind(of: value)))"))
                 return
             }
             addObject(object, position: position)
@@ -416,6 +422,18 @@ public enum ArchiveParser {
         return User(id: id, username: username, displayName: (object["name"] as? String) ?? username,
                     description: (object["description"] as? String).flatMap { $0.isEmpty ? nil : $0 },
                     avatarURL: (object["profile_image_url"] as? String).flatMap(URL.init(string:)))
+    }
+
+    /// What a JSON value that is not an object is, for an issue: "a number", "null".
+    static func kind(of value: Any) -> String {
+        if let number = value as? NSNumber, String(cString: number.objCType) == "c" { return "a boolean" }
+        switch value {
+        case is NSNull: return "null"
+        case is String: return "a string"
+        case is [Any]: return "an array"
+        case is NSNumber: return "a number"
+        default: return "another value"
+        }
     }
 
     /// An id that may be a string or an integer (never a lossy floating-point

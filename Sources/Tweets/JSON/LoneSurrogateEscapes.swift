@@ -46,9 +46,9 @@ enum LoneSurrogateEscapes {
 
     /// `JSONSerialization.jsonObject(with:)`, tried again with lone surrogates
     /// replaced when it fails; nil when the text is not JSON either way.
-    static func jsonObject(with data: Data) -> Any? {
-        if let object = try? JSONSerialization.jsonObject(with: data) { return object }
-        return replaced(in: data).flatMap { try? JSONSerialization.jsonObject(with: $0) }
+    static func jsonObject(with data: Data, options: JSONSerialization.ReadingOptions = []) -> Any? {
+        if let object = try? JSONSerialization.jsonObject(with: data, options: options) { return object }
+        return replaced(in: data).flatMap { try? JSONSerialization.jsonObject(with: $0, options: options) }
     }
 
     /// `JSONDecoder().decode(type, from: data)`, tried again with lone
