@@ -183,6 +183,24 @@ struct DomainTests {
         #expect(TweetDate.parse(text) == nil)
     }
 
+    @Test("A decimal point with no fraction digits, or a UTC offset with hours past 23 or minutes past 59, is no date", arguments: [
+        "2018-10-10T20:19:24.Z", "2018-10-10T20:19:24.", "2018-10-10T20:19:24.+02:00",
+        "2018-10-10T20:19:24+24:00", "2018-10-10T20:19:24+9900", "2018-10-10T20:19:24-00:60", "2018-10-10T20:19:24+0099",
+        "2018-10-10T20:19:24+0:200", "2018-10-10T20:19:24+02:0:0",
+        "Wed Oct 10 20:19:24 +2400 2018", "Wed Oct 10 20:19:24 -9999 2018", "Wed Oct 10 20:19:24 +0060 2018",
+    ])
+    func invalidFractionsAndOffsets(text: String) {
+        #expect(TweetDate.parse(text) == nil)
+    }
+
+    @Test("The widest real UTC offsets parse, with or without a colon", arguments: [
+        ("2018-10-10T20:19:24.5-23:59", 1_539_202_764.5 + 86_340), ("2018-10-11T20:18:24+2359", 1_539_202_764.0),
+        ("Wed Oct 10 20:19:24 -2359 2018", 1_539_202_764.0 + 86_340),
+    ])
+    func widestOffsets(text: String, expected: Double) {
+        #expect(TweetDate.parse(text)?.timeIntervalSince1970 == expected)
+    }
+
     @Test("February 29 parses in leap years", arguments: ["2024-02-29T00:00:00Z", "2000-02-29T00:00:00Z", "Thu Feb 29 10:00:00 +0000 2024"])
     func leapDays(text: String) {
         #expect(TweetDate.parse(text) != nil)

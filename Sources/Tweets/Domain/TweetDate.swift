@@ -69,12 +69,15 @@ public enum TweetDate {
         var fraction = 0.0
         if index < c.count, c[index] == UInt8(ascii: ".") {
             index += 1
+            let digitsStart = index
             var scale = 0.1
             while index < c.count, let digit = digit(c[index]) {
                 fraction += Double(digit) * scale
                 scale /= 10
                 index += 1
             }
+            // `20:19:24.Z`: a decimal point with no digit after it is no fraction.
+            guard index > digitsStart else { return nil }
         }
         var offset = 0
         if index < c.count {
@@ -82,11 +85,14 @@ public enum TweetDate {
             case UInt8(ascii: "Z"), UInt8(ascii: "z"):
                 index += 1
             case UInt8(ascii: "+"), UInt8(ascii: "-"):
+                // `+hh:mm` or `+hhmm`, hours 00–23 and minutes 00–59.
                 let sign = c[index] == UInt8(ascii: "-") ? -1 : 1
-                let digits = c[(index + 1)...].filter { $0 != UInt8(ascii: ":") }
-                guard digits.count == 4, let hh = number(Array(digits), 0, 2), let mm = number(Array(digits), 2, 2)
+                let zone = Array(c[(index + 1)...])
+                let colon = zone.count == 5 && zone[2] == UInt8(ascii: ":")
+                guard zone.count == 4 || colon, let hh = number(zone, 0, 2), let mm = number(zone, colon ? 3 : 2, 2),
+                    let seconds = offsetSeconds(hours: hh, minutes: mm)
                 else { return nil }
-                offset = sign * (hh * 3600 + mm * 60)
+                offset = sign * seconds
                 index = c.count
             default:
                 return nil
@@ -112,11 +118,18 @@ public enum TweetDate {
         else { return nil }
         let zone = Array(parts[4].utf8)
         guard zone.count == 5, zone[0] == UInt8(ascii: "+") || zone[0] == UInt8(ascii: "-"),
-            let hh = number(zone, 1, 2), let mm = number(zone, 3, 2)
+            let hh = number(zone, 1, 2), let mm = number(zone, 3, 2), let seconds = offsetSeconds(hours: hh, minutes: mm)
         else { return nil }
-        let offset = (zone[0] == UInt8(ascii: "-") ? -1 : 1) * (hh * 3600 + mm * 60)
+        let offset = (zone[0] == UInt8(ascii: "-") ? -1 : 1) * seconds
         return date(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
                     fraction: 0, offsetSeconds: offset)
+    }
+
+    /// A UTC offset's seconds; `nil` for hours past 23 or minutes past 59
+    /// (`+2400`, `+0560`), which no zone has.
+    static func offsetSeconds(hours: Int, minutes: Int) -> Int? {
+        guard (0...23).contains(hours), (0...59).contains(minutes) else { return nil }
+        return hours * 3600 + minutes * 60
     }
 
     // MARK: - Arithmetic (proleptic Gregorian, Howard Hinnant's algorithms)
