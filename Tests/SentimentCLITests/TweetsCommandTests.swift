@@ -459,6 +459,22 @@ final class TweetsCommandTests {
         #expect(run.stderr.contains("--retries") || run.stderr.contains("retries"), "\(run.stderr)")
     }
 
+    @Test("A database whose folder cannot be created is said in one line with the folder and the system's reason, exit 73")
+    func databaseFolderCannotBeCreated() async throws {
+        let db = try freshDatabase()
+        let file = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("plain-file").path
+        try "not a folder".write(toFile: file, atomically: false, encoding: .utf8)
+        let inside = file + "/data/tweets.sqlite"
+        let run = try await sentiment(["import", archive, "--db", inside])
+        #expect(run.status == 73, "\(run.stderr)")
+        #expect(run.stderr == "sentiment: cannot open the database \(inside): its folder \(file)/data cannot be created: Not a directory\n",
+                "\(run.stderr)")
+        let timeline = try await sentiment(["tweets", "sunnydays", "--db", inside, "--retries", "0",
+                                            "--api-url", "http://127.0.0.1:1"])
+        #expect(timeline.status == 73, "\(timeline.stderr)")
+        #expect(!timeline.stderr.contains("UserInfo"), "\(timeline.stderr)")
+    }
+
     @Test("A missing archive exits 66")
     func missingArchive() async throws {
         let run = try await sentiment(["import", "/nonexistent/archive", "--db", try freshDatabase()])

@@ -28,7 +28,8 @@ public final class TweetStore: Sendable {
     /// - Parameters:
     ///   - path: the file; missing parent folders are created.
     ///   - logger: receives a `debug` line per applied migration.
-    /// - Throws: a file-system error; ``TweetStoreError/newerSchema(unknownMigrations:)``
+    /// - Throws: ``TweetStoreError/cannotCreateFolder(path:reason:)`` when a
+    ///   missing parent folder cannot be made; ``TweetStoreError/newerSchema(unknownMigrations:)``
     ///   when a newer version migrated the file (no migration runs and no
     ///   data is written); or
     ///   GRDB's `DatabaseError` when the file is not a database, a migration
@@ -45,7 +46,11 @@ public final class TweetStore: Sendable {
     init(path: String, logger: Logger, busyTimeout: TimeInterval) throws {
         self.path = path
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw TweetStoreError.cannotCreateFolder(path: folder.path, reason: Self.systemReason(error))
+        }
         var configuration = Configuration()
         configuration.label = "tweets"
         configuration.busyMode = .timeout(busyTimeout)
@@ -99,6 +104,18 @@ public final class TweetStore: Sendable {
                 attempt += 1
             }
         }
+    }
+
+    /// The system's one-line reason for a file-system error: "Permission
+    /// denied", "Not a directory" (`strerror` of the POSIX error under
+    /// Foundation's), not the error's whole dump.
+    static func systemReason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        let underlying = (nsError.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+        for candidate in [underlying, nsError].compactMap({ $0 }) where candidate.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(candidate.code)))
+        }
+        return nsError.localizedDescription
     }
 
     /// Whether `error` is a failure of the database itself, as the store's
@@ -406,12 +423,17 @@ public enum TweetStoreError: Error, Sendable, Hashable, CustomStringConvertible 
     /// these migrations, which this version does not know, so its schema may
     /// not be the one this version reads and writes.
     case newerSchema(unknownMigrations: [String])
+    /// The file's folder is missing and cannot be made (`path`): the
+    /// system's `reason`, such as "Permission denied" or "Not a directory".
+    case cannotCreateFolder(path: String, reason: String)
 
     /// A one-line reason.
     public var description: String {
         switch self {
         case .newerSchema(let names):
             "it was made by a newer version of sentiment (migration \(names.joined(separator: ", ")) unknown to this one)"
+        case .cannotCreateFolder(let path, let reason):
+            "its folder \(path) cannot be created: \(reason)"
         }
     }
 }
