@@ -75,6 +75,19 @@ struct XAPIClientTests {
         }
     }
 
+    @Test("Tweets of a user whose id is not X's (an import's local:name) are unknown to X, and no request puts that id in a path")
+    func madeUpUserIDIsNeverSent() async throws {
+        try await withClient({ _, _ in .respond(status: 200, body: XBodies.tweets(1...5, next: nil)) }) { client, server, _ in
+            for id in ["local:ghost", "12/../../2/tweets", ""] {
+                let user = User(id: id, username: "ghost", displayName: "ghost")
+                await #expect(throws: TweetSourceFailure.unknownUser("ghost")) {
+                    try await client.tweets(of: user, maxResults: 5, cursor: "next")
+                }
+            }
+            #expect(server.requests.isEmpty, "\(server.requests.map(\.path))")
+        }
+    }
+
     @Test("A long post is read whole from its note_tweet, asked for, not cut at X's 280 characters")
     func longPostKeepsItsFullText() async throws {
         let full = String(repeating: "What a wonderful long day at the harbour with friends. ", count: 8)

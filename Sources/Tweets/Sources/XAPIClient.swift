@@ -90,7 +90,13 @@ public actor XAPIClient: TweetSource {
     ///
     /// `maxResults` is clamped to X's 5…100. The page's `nextCursor` is X's `meta.next_token`.
     /// A long post's text is its `note_tweet` text, whole (X's `text` stops at 280 characters).
+    /// A user whose id is not X's (decimal digits: a made-up `local:name`, an
+    /// archive's odd id) is unknown to X, and no request is sent with that id
+    /// in its path.
     public func tweets(of user: User, maxResults: Int, cursor: String?) async throws -> Page<Tweet> {
+        guard !user.id.isEmpty, user.id.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) else {
+            throw TweetSourceFailure.unknownUser(user.username)
+        }
         var query = [("max_results", String(min(100, max(5, maxResults)))), ("tweet.fields", "created_at,lang,note_tweet")]
         let exclusions = [configuration.excludeRetweets ? "retweets" : nil, configuration.excludeReplies ? "replies" : nil]
             .compactMap { $0 }
