@@ -484,6 +484,20 @@ class Suite:
             else:
                 assert "not a valid username" in text and "Press Enter" not in text, (term, text)
 
+    def test_enter_on_a_term_that_is_not_a_username_stays_on_the_search(self):
+        self.open("/")
+        box = self.visible("#search-input")
+        box.send_keys("a b")
+        box.send_keys(Keys.ENTER)
+        self.wait(lambda d: "not a valid username" in self.find("#search-empty").text)
+        path = self.driver.execute_script("return location.pathname")
+        assert path == "/", f"Enter on an invalid username opened {path}"
+        # A valid one still opens its page.
+        box.clear()
+        box.send_keys("zz_nobody_9")
+        box.send_keys(Keys.ENTER)
+        self.wait(lambda d: d.execute_script("return location.pathname") == "/users/zz_nobody_9")
+
     def test_small_text_on_every_theme_screen_has_at_least_4_5_to_1_contrast(self):
         ratio = """
             const channel = (c) => { c /= 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };

@@ -335,6 +335,13 @@ const SearchScene = (() => {
       return;
     }
     searchSoon.cancel();
+    if (!isValidUsername(input.value.trim())) {
+      // The server would answer 400, on a page whose Retry could never succeed:
+      // stay here, where the empty state says why.
+      search(input.value.trim());
+      input.focus();
+      return;
+    }
     navigate(`/users/${encodeURIComponent(name)}`);
   });
 
