@@ -82,12 +82,14 @@ struct ImportCommand: AsyncParsableCommand {
                 throw ExitCode.usage
             }
             if showsProgress { writeToStandardError("\r\u{1B}[K") }
-            if let unused = summary.unusedOwner, summary.tweetsRead == 0 {
-                let why = summary.issues.isEmpty ? "it holds no tweets" : "none of its tweets could be read"
-                printError("--user \(unused) not used for \(path): \(why), so no user is stored for it")
-            } else if let unused = summary.unusedOwner {
-                let authors = summary.users.map { "@" + $0.username }.joined(separator: ", ")
-                printError("--user \(unused) not used for \(path): every tweet in it names its author (\(authors))")
+            if let unused = summary.unusedOwner {
+                if summary.tweetsRead == 0 {
+                    let why = summary.issues.isEmpty ? "it holds no tweets" : "none of its tweets could be read"
+                    printError("--user \(unused) not used for \(path): \(why), so no user is stored for it")
+                } else {
+                    let authors = summary.users.map { "@" + $0.username }.joined(separator: ", ")
+                    printError("--user \(unused) not used for \(path): every tweet in it names its author (\(authors))")
+                }
             }
             printSkipped(summary.issues)
             skipped += summary.issues.count

@@ -90,17 +90,12 @@ struct TweetsCommand: AsyncParsableCommand {
         if offline {
             try await show(TweetService(store: store, source: nil, classifier: model, logger: logger))
         } else if let archive {
-            var contents = try ArchiveInput.load(archive)
-            // As `import --user` does: a user the archive does not name, whose
-            // tweets it would give to a made-up account, is the stored account
-            // of that name when there is one; a made-up one, newer, would hide
-            // that account's stored tweets from every later lookup.
-            if contents.user(username: username) == nil, contents.owner(username: username) != nil,
-                let stored = try await database.reportingFailures({ try await store.user(username: username) })
-            {
-                contents = contents.assigning(owner: stored)
+            let contents = try ArchiveInput.load(archive)
+            // As `import --user` does: a stored account of that name owns the
+            // tweets the archive would give a made-up one.
+            let source = try await database.reportingFailures {
+                try await ArchiveSource(contents: contents, owner: username, store: store)
             }
-            let source = ArchiveSource(contents: contents, owner: username)
             printSkipped(source.contents.issues)
             try await show(TweetService(store: store, source: source, classifier: model, logger: logger))
             // As `import`: the rest is shown, but the archive was not all usable.

@@ -426,7 +426,7 @@ public enum ArchiveParser {
 
     /// What a JSON value that is not an object is, for an issue: "a number", "null".
     static func kind(of value: Any) -> String {
-        if let number = value as? NSNumber, String(cString: number.objCType) == "c" { return "a boolean" }
+        if isBoolean(value) { return "a boolean" }
         switch value {
         case is NSNull: return "null"
         case is String: return "a string"
@@ -436,11 +436,18 @@ public enum ArchiveParser {
         }
     }
 
+    /// Whether a JSON value is `true` or `false`, which Foundation hands over
+    /// as an `NSNumber` (of Objective-C type `c`), like a number.
+    static func isBoolean(_ value: Any?) -> Bool {
+        guard let number = value as? NSNumber else { return false }
+        return String(cString: number.objCType) == "c"
+    }
+
     /// An id that may be a string or an integer (never a lossy floating-point
     /// number, nor a boolean, which Foundation also hands over as a number,
     /// nor a negative integer, which no tweet or user has).
     static func string(_ value: Any?) -> String? {
-        if let number = value as? NSNumber, String(cString: number.objCType) == "c" { return nil }
+        if isBoolean(value) { return nil }
         switch value {
         case let text as String:
             return text.isEmpty ? nil : text

@@ -354,20 +354,19 @@ public final class TweetService: Sendable {
             let authorsNamed = Set(contents.tweets.map(\.authorID)).isSubset(of: Set(contents.users.map(\.id)))
             if authorsNamed, !contents.tweets.isEmpty, contents.user(username: owner) == nil {
                 unusedOwner = owner
+            } else if let assigned = try await contents.assigningStoredOwner(owner, from: store) {
+                contents = assigned
+            } else if contents.tweets.isEmpty, contents.user(username: owner) == nil {
+                // An input with no tweet (an empty file, or one whose
+                // every entry was malformed) gives a made-up user nothing:
+                // stored, `tweets NAME` would show an empty timeline
+                // instead of saying that nothing is stored.
+                unusedOwner = owner
             } else {
-                let stored = try await store.user(username: owner)
-                if stored == nil, contents.tweets.isEmpty, contents.user(username: owner) == nil {
-                    // An input with no tweet (an empty file, or one whose
-                    // every entry was malformed) gives a made-up user nothing:
-                    // stored, `tweets NAME` would show an empty timeline
-                    // instead of saying that nothing is stored.
-                    unusedOwner = owner
-                } else {
-                    let user = stored ?? contents.owner(username: owner)
-                        ?? User(id: User.localIDPrefix + User.key(for: owner), username: User.key(for: owner),
-                                displayName: owner)
-                    contents = contents.assigning(owner: user)
-                }
+                let user = contents.owner(username: owner)
+                    ?? User(id: User.localIDPrefix + User.key(for: owner), username: User.key(for: owner),
+                            displayName: owner)
+                contents = contents.assigning(owner: user)
             }
         }
         var knownAuthors = Set(contents.users.map(\.id))

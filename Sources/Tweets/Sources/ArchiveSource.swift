@@ -22,6 +22,23 @@ public struct ArchiveSource: TweetSource {
         self.owner = owner
     }
 
+    /// A source over `contents` for `owner`'s timeline, where a stored
+    /// account of that name owns the tweets the contents would give a made-up
+    /// user: when they do not name `owner` but could be theirs
+    /// (``ArchiveContents/owner(username:)``), as
+    /// ``TweetService/importArchive(_:owner:progress:)`` reuses it.
+    ///
+    /// - Throws: the store's `DatabaseError` when it cannot be read.
+    public init(contents: ArchiveContents, owner: String, store: TweetStore) async throws {
+        var contents = contents
+        if contents.user(username: owner) == nil, contents.owner(username: owner) != nil,
+            let assigned = try await contents.assigningStoredOwner(owner, from: store)
+        {
+            contents = assigned
+        }
+        self.init(contents: contents, owner: owner)
+    }
+
     /// Reads an archive folder or file (see ``ArchiveParser``).
     ///
     /// - Throws: ``ArchiveError`` when it cannot be read at all.

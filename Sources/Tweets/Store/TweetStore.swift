@@ -82,11 +82,13 @@ public final class TweetStore: Sendable {
         }
         pool = opened!
         let migrator = Migrations.migrator
+        let known = Set(migrator.migrations)
         while true {
-            let applied = try pool.read { db in try migrator.appliedMigrations(db) }
+            let identifiers = try pool.read { db in try migrator.appliedIdentifiers(db) }
+            let applied = identifiers.intersection(known)
             // A newer version's file: its schema may not be this version's,
             // and writing to it could fail part way or break it for that version.
-            let unknown = try pool.read { db in try migrator.appliedIdentifiers(db) }.subtracting(migrator.migrations)
+            let unknown = identifiers.subtracting(known)
             if !unknown.isEmpty {
                 try? pool.close()
                 throw TweetStoreError.newerSchema(unknownMigrations: unknown.sorted())
@@ -99,7 +101,7 @@ public final class TweetStore: Sendable {
                 break
             } catch let error as DatabaseError {
                 // Another process migrated meanwhile: start again from what it did.
-                let now = try pool.read { db in try migrator.appliedMigrations(db) }
+                let now = try pool.read { db in try migrator.appliedIdentifiers(db) }.intersection(known)
                 guard now != applied, attempt < Self.openAttempts else { throw error }
                 attempt += 1
             }
