@@ -291,6 +291,56 @@ final class TweetsCommandTests {
         #expect(!FileManager.default.fileExists(atPath: URL(fileURLWithPath: missing).deletingLastPathComponent().path))
     }
 
+    /// Runs `sentiment arguments…` as a user who may not write what its
+    /// permissions forbid: this user, or root without the capabilities that
+    /// let it write anything (through `setpriv`), since tests may run as root.
+    private func sentimentWithoutOverride(_ arguments: [String]) async throws -> Run {
+        guard geteuid() == 0 else { return try await sentiment(arguments) }
+        let executable = try #require(SentimentExecutable.url)
+        return try await SentimentExecutable.run(
+            executable: URL(fileURLWithPath: Self.setpriv),
+            ["--bounding-set=-dac_override,-dac_read_search,-fowner", "--inh-caps=-all", executable.path] + arguments,
+            environment: ["X_BEARER_TOKEN": nil, "SENTIMENT_DB": nil, "X_API_URL": nil,
+                          "HOME": FileManager.default.temporaryDirectory.path])
+    }
+
+    private static let setpriv = "/usr/bin/setpriv"
+
+    /// Whether permissions can be made to bind the `sentiment` process.
+    private static let permissionsBind = geteuid() != 0 || FileManager.default.isExecutableFile(atPath: setpriv)
+
+    @Test("A database its user may not write, in a folder they may not write, is read by history and tweets --offline; history --clear and import exit 73 saying it is read-only",
+          .enabled(if: permissionsBind, "root without setpriv writes whatever the permissions say"))
+    func readOnlyDatabase() async throws {
+        let db = try freshDatabase()
+        _ = try await sentiment(["import", archive, "--db", db])
+        _ = try await sentiment(["tweets", "sunnydays", "--offline", "--limit", "1", "--db", db])
+        let folder = URL(fileURLWithPath: db).deletingLastPathComponent().path
+        for (file, folderMode) in [(0o644, 0o555), (0o444, 0o755)] {
+            try FileManager.default.setAttributes([.posixPermissions: file], ofItemAtPath: db)
+            try FileManager.default.setAttributes([.posixPermissions: folderMode], ofItemAtPath: folder)
+            defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
+            let mode = "file \(String(file, radix: 8)), folder \(String(folderMode, radix: 8))"
+            let history = try await sentimentWithoutOverride(["history", "--db", db])
+            #expect(history.status == 0, "\(mode): \(history.stderr)")
+            #expect(history.output.hasPrefix("sunnydays\t"), "\(mode): \(history.output)")
+            let offline = try await sentimentWithoutOverride(["tweets", "sunnydays", "--offline", "--format", "jsonl", "--db", db])
+            #expect(offline.status == 0, "\(mode): \(offline.stderr)")
+            #expect(try offline.records().count == 12, "\(mode)")
+            let clear = try await sentimentWithoutOverride(["history", "--clear", "--db", db])
+            #expect(clear.status == 73, "\(mode): \(clear.stderr)")
+            #expect(clear.stderr.hasPrefix("sentiment: cannot use the database \(db): "), "\(mode): \(clear.stderr)")
+            #expect(clear.stderr.contains("readonly database"), "\(mode): \(clear.stderr)")
+            #expect(clear.stderr.split(separator: "\n").count == 1, "\(mode): \(clear.stderr)")
+            let imported = try await sentimentWithoutOverride(["import", archive, "--db", db])
+            #expect(imported.status == 73, "\(mode): \(imported.stderr)")
+            #expect(imported.stderr.contains("readonly database"), "\(mode): \(imported.stderr)")
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: db)
+        let history = try await sentiment(["history", "--db", db])
+        #expect(history.output.hasPrefix("sunnydays\t"), "the history was not cleared: \(history.output)")
+    }
+
     @Test("An archive that names its owner keeps it: a different --user is reported as not used and made no user")
     func importWithUnusedUser() async throws {
         let db = try freshDatabase()

@@ -17,6 +17,28 @@ struct ServiceTests {
 
     // MARK: - Classification cache
 
+    @Test("A timeline from a read-only store classifies the tweets for the page, stores no classification and records no search")
+    func readOnlyStoreTimeline() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.path("tweets.sqlite")
+            do {
+                let store = try TweetStore(path: path, logger: testLogger)
+                try await store.save(users: [alice], tweets: sampleTweets(3, by: alice))
+                try store.close()
+            }
+            let store = try TweetStore(readingPath: path, logger: testLogger)
+            let classifier = CountingClassifier()
+            let service = makeService(store, source: nil, classifier: classifier)
+            let first = try await service.timeline(username: "alice")
+            #expect(first.tweets.count == 3)
+            #expect(first.tweets.map(\.theme) == [.happy, .sad, .neutral])
+            #expect(try await store.classificationCount() == 0)
+            #expect(try await store.searchHistory().isEmpty)
+            _ = try await service.timeline(username: "alice")
+            #expect(classifier.classifiedCount == 6)
+        }
+    }
+
     @Test("A second timeline call classifies no tweet")
     func secondCallClassifiesNothing() async throws {
         try await withStore { store, _ async throws in

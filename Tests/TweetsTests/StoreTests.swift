@@ -49,6 +49,50 @@ struct StoreTests {
         }
     }
 
+    @Test("A store opened read-only reads the file as it is and every write is refused with SQLITE_READONLY")
+    func readOnlyStore() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.path("tweets.sqlite")
+            do {
+                let store = try TweetStore(path: path, logger: testLogger)
+                try await store.save(users: [alice], tweets: sampleTweets(3, by: alice))
+                try await store.recordSearch(username: "alice", at: referenceDate, limit: 10)
+                try store.close()
+            }
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            let store = try TweetStore(readingPath: path, logger: testLogger)
+            #expect(store.isReadOnly)
+            #expect(try await store.tweetCount(authorID: alice.id) == 3)
+            #expect(try await store.searchHistory().map(\.username) == ["alice"])
+            for write in [{ try await store.clearSearchHistory() }, { try await store.save(user: bob) }] {
+                let error = await #expect(throws: DatabaseError.self) { try await write() }
+                #expect(error?.resultCode == .SQLITE_READONLY, "\(String(describing: error))")
+            }
+            try store.close()
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        }
+    }
+
+    @Test("A store opened read-only does not read a file made by another version, older or newer, nor one that is missing")
+    func readOnlyStoreChecksTheSchema() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.path("tweets.sqlite")
+            try TweetStore(path: path, logger: testLogger).close()
+            let queue = try DatabaseQueue(path: path)
+            try await queue.write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2-reclassifyLongTexts'") }
+            #expect(throws: TweetStoreError.olderSchema(pendingMigrations: ["v2-reclassifyLongTexts"])) {
+                try TweetStore(readingPath: path, logger: testLogger)
+            }
+            try await queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v2-reclassifyLongTexts'), ('v9-future')") }
+            try queue.close()
+            #expect(throws: TweetStoreError.newerSchema(unknownMigrations: ["v9-future"])) {
+                try TweetStore(readingPath: path, logger: testLogger)
+            }
+            #expect(throws: DatabaseError.self) { try TweetStore(readingPath: directory.path("missing.sqlite"), logger: testLogger) }
+            #expect(!FileManager.default.fileExists(atPath: directory.path("missing.sqlite")))
+        }
+    }
+
     @Test("Reopening a migrated file keeps its data")
     func reopen() async throws {
         try await withTemporaryDirectory { directory async throws in

@@ -18,12 +18,22 @@ struct DatabaseOptions: ParsableArguments {
 
     /// Opens the database if its file exists, for a command that only reads:
     /// nil otherwise, and nothing is made on disk (a mistyped `--db` stays
-    /// visible as such).
+    /// visible as such). A file this user may not write, or whose folder they
+    /// may not write (a shared or archived snapshot), is opened read-only: it
+    /// is read all the same, and a write to it fails with SQLite's reason
+    /// ("attempt to write a readonly database").
     ///
     /// - Throws: `ExitCode.cannotCreate` (73) after a one-line error.
     func openExistingStore(logger: Logger) throws -> TweetStore? {
-        guard FileManager.default.fileExists(atPath: resolvedPath) else { return nil }
-        return try openStore(logger: logger)
+        let resolved = resolvedPath
+        guard FileManager.default.fileExists(atPath: resolved) else { return nil }
+        if TweetStore.canWrite(existingFileAt: resolved) { return try openStore(logger: logger) }
+        do {
+            return try TweetStore(readingPath: resolved, logger: logger)
+        } catch {
+            printError("cannot open the database \(resolved): \(error)")
+            throw ExitCode.cannotCreate
+        }
     }
 
     /// Opens (creating on first use) the database.

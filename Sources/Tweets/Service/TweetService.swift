@@ -93,7 +93,8 @@ public final class TweetService: Sendable {
     ///
     /// A first page (no cursor) that is answered records the username in the
     /// search history (unknown users are not recorded), unless `recordsSearch`
-    /// is false. The record is best-effort: when it cannot be written (the
+    /// is false or the store is read-only (``TweetStore/isReadOnly``, whose
+    /// classifications are made for the page and not stored either). The record is best-effort: when it cannot be written (the
     /// database locked by another process), a warning is logged and the page
     /// is answered all the same.
     ///
@@ -210,7 +211,7 @@ public final class TweetService: Sendable {
                             modelID: classifier.modelID, thresholds: options.thresholds)
         }
 
-        if state == nil && recordsSearch {
+        if state == nil && recordsSearch && !store.isReadOnly {
             await recordSearch(username: username, at: now)
         }
 
@@ -261,7 +262,8 @@ public final class TweetService: Sendable {
         let predictions = classifier.classify(tweets.map(\.text))
         precondition(predictions.count == tweets.count, "the classifier must return one prediction per text")
         let pairs = zip(tweets, predictions).map { (tweetID: $0.id, prediction: $1) }
-        try await store.saveClassifications(pairs, modelID: classifier.modelID, at: date)
+        // A read-only store (a snapshot this user may not write) shows them unstored.
+        if !store.isReadOnly { try await store.saveClassifications(pairs, modelID: classifier.modelID, at: date) }
         logger.debug("classified tweets", metadata: ["count": "\(tweets.count)", "model": "\(classifier.modelID)"])
         return Dictionary(pairs.map { ($0.tweetID, $0.prediction) }, uniquingKeysWith: { first, _ in first })
     }

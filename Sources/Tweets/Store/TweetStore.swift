@@ -18,6 +18,9 @@ import Sentiment
 public final class TweetStore: Sendable {
     /// The database file.
     public let path: String
+    /// Whether the store was opened read-only (``init(readingPath:logger:)``):
+    /// every write throws SQLite's `SQLITE_READONLY`.
+    public let isReadOnly: Bool
     private let pool: DatabasePool
 
     /// The migrations' names, in order.
@@ -42,9 +45,90 @@ public final class TweetStore: Sendable {
     /// How long a write waits for another connection's write lock: 10 s.
     static let busyTimeout: TimeInterval = 10
 
+    /// Opens an existing database for reading only, for a reader that may
+    /// not write the file or its folder (a shared or archived snapshot).
+    ///
+    /// Nothing is written: no migration runs, and the file keeps its journal
+    /// mode. A file in WAL mode whose folder cannot be written, and that has
+    /// no `-wal` or `-shm` file beside it (no connection has it open), is read
+    /// as immutable: SQLite could not make the `-shm` file it reads a WAL file with.
+    ///
+    /// - Throws: ``TweetStoreError/newerSchema(unknownMigrations:)`` or
+    ///   ``TweetStoreError/olderSchema(pendingMigrations:)`` when the file's
+    ///   schema is not this version's; GRDB's `DatabaseError` when the file is
+    ///   missing or not a database.
+    public convenience init(readingPath path: String, logger: Logger = Logger(label: "swift-sentiment.tweets")) throws {
+        try self.init(readingPath: path, logger: logger, busyTimeout: Self.busyTimeout)
+    }
+
+    /// ``init(readingPath:logger:)`` with another busy timeout.
+    init(readingPath path: String, logger: Logger, busyTimeout: TimeInterval) throws {
+        self.path = path
+        isReadOnly = true
+        var configuration = Configuration()
+        configuration.label = "tweets"
+        configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
+        pool = try Self.openReadOnly(path: path, configuration: configuration)
+        let known = Set(Migrations.migrator.migrations)
+        do {
+            let applied = try pool.read { db in try Migrations.migrator.appliedIdentifiers(db) }
+            let unknown = applied.subtracting(known)
+            if !unknown.isEmpty { throw TweetStoreError.newerSchema(unknownMigrations: unknown.sorted()) }
+            let pending = Migrations.migrator.migrations.filter { !applied.contains($0) }
+            if !pending.isEmpty { throw TweetStoreError.olderSchema(pendingMigrations: pending) }
+        } catch {
+            try? pool.close()
+            throw error
+        }
+    }
+
+    /// A read-only pool on `path`, read as immutable when SQLite cannot read
+    /// its WAL for want of a `-shm` file it may not create.
+    private static func openReadOnly(path: String, configuration: Configuration) throws -> DatabasePool {
+        func open(_ path: String) throws -> DatabasePool {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            do {
+                _ = try pool.read { db in try db.tableExists("grdb_migrations") }
+                return pool
+            } catch {
+                try? pool.close()
+                throw error
+            }
+        }
+        do {
+            return try open(path)
+        } catch let error as DatabaseError
+            where error.extendedResultCode == .SQLITE_READONLY_DIRECTORY || error.extendedResultCode == .SQLITE_READONLY_CANTINIT
+        {
+            let files = FileManager.default
+            guard !files.fileExists(atPath: path + "-wal"), !files.fileExists(atPath: path + "-shm") else { throw error }
+            // No connection has the file open, and no WAL holds transactions
+            // that the file lacks: reading it as it is misses nothing.
+            let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+            var allowed = CharacterSet.urlPathAllowed
+            allowed.remove(charactersIn: "?#%")
+            guard let escaped = absolute.addingPercentEncoding(withAllowedCharacters: allowed),
+                let pool = try? open("file://\(escaped)?immutable=1")
+            else { throw error }
+            return pool
+        }
+    }
+
+    /// Whether this process may write the existing file at `path` and make
+    /// files in its folder (SQLite's `-wal` and `-shm`), as `access(2)` says:
+    /// false for a file or folder without write permission for this user, on
+    /// a read-only file system, or marked immutable. A reader that finds it
+    /// false opens the file with ``init(readingPath:logger:)``.
+    public static func canWrite(existingFileAt path: String) -> Bool {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        return access(path, W_OK) == 0 && access(folder, W_OK) == 0
+    }
+
     /// ``init(path:logger:)`` with another busy timeout (tests wait less).
     init(path: String, logger: Logger, busyTimeout: TimeInterval) throws {
         self.path = path
+        isReadOnly = false
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -428,10 +512,15 @@ public enum TweetStoreError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The file's folder is missing and cannot be made (`path`): the
     /// system's `reason`, such as "Permission denied" or "Not a directory".
     case cannotCreateFolder(path: String, reason: String)
+    /// The file, opened read-only, was made by an older version and lacks
+    /// these migrations, which a read-only store cannot apply.
+    case olderSchema(pendingMigrations: [String])
 
     /// A one-line reason.
     public var description: String {
         switch self {
+        case .olderSchema(let names):
+            "it is read-only and was made by an older version of sentiment (migration \(names.joined(separator: ", ")) not applied)"
         case .newerSchema(let names):
             "it was made by a newer version of sentiment (migration \(names.joined(separator: ", ")) unknown to this one)"
         case .cannotCreateFolder(let path, let reason):
