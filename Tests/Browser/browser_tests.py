@@ -329,6 +329,33 @@ class Suite:
         self.wait(EC.invisibility_of_element_located((By.CSS_SELECTOR, "#theme-screen")))
         focused = self.driver.switch_to.active_element
         assert focused.get_attribute("data-id") == active.get_attribute("data-id"), "focus returns to the tweet"
+        # Space opens it too, and Enter closes it without opening it again.
+        focused.send_keys(Keys.SPACE)
+        screen = self.visible(f'#theme-screen[data-theme-screen="{theme}"]')
+        self.driver.switch_to.active_element.send_keys(Keys.ENTER)
+        self.wait(EC.invisibility_of_element_located((By.CSS_SELECTOR, "#theme-screen")))
+        time.sleep(0.3)
+        assert not screen.is_displayed(), "Enter on the theme screen closed it for good"
+        focused = self.driver.switch_to.active_element
+        assert focused.get_attribute("data-id") == active.get_attribute("data-id"), "focus returns to the tweet"
+
+    def test_tweets_are_a_list_whose_items_each_hold_a_named_button(self):
+        self.open_tweets()
+        assert self.find("#tweet-list").aria_role == "list"
+        items = self.all("#tweet-list > li")
+        assert len(items) == len(self.all(".tweet")) > 0, "one list item a tweet"
+        for item in items:
+            # A role on the item (role="button") would hide it from screen readers as an item of the list.
+            assert item.get_attribute("role") is None, f"the item has role {item.get_attribute('role')!r}"
+            assert item.aria_role == "listitem", item.aria_role
+            buttons = item.find_elements(By.CSS_SELECTOR, "button")
+            assert len(buttons) == 1, f"one button an item, not {len(buttons)}"
+            button = buttons[0]
+            assert button.aria_role == "button", button.aria_role
+            text = button.find_element(By.CSS_SELECTOR, ".tweet-text").text
+            mood = button.find_element(By.CSS_SELECTOR, ".tweet-mood").text
+            name = " ".join(button.accessible_name.split())
+            assert name.startswith(f"{mood}: ") and " ".join(text.split()) in name, f"named by its mood and text: {name!r}"
 
     def test_pages_load_as_you_scroll_to_the_end(self):
         self.open_tweets(LONG_TIMELINE_USER)

@@ -445,30 +445,31 @@ const TweetsScene = (() => {
     }, { rootMargin: "200px" })
     : null;
 
+  // A list item holding a button: a list of tweets, each one activatable. Spans, not
+  // paragraphs, inside the button (its content is phrasing content only).
   function tweetItem(tweet) {
     const themeName = tweet.theme?.name;
     const look = themeName ? THEMES[themeName] : UNSUPPORTED;
     const short = characterCount(tweet.text) <= SHORT_TWEET;
     const when = friendlyDate(tweet.created_at);
-    const item = element("li", {
+    const button = element("button", {
+      type: "button",
       className: "tweet",
-      tabindex: "0",
-      role: "button",
       "data-id": tweet.id,
       "data-theme": themeName,
       "data-mood": tweet.mood,
       "aria-label": `${look.label}: ${tweet.text}. ${when}`,
     },
       element("span", { className: "tweet-bar", "aria-hidden": "true" }),
-      element("div", { className: "tweet-body" },
-        element("p", { className: short ? "tweet-text short" : "tweet-text", text: tweet.text }),
-        element("p", { className: "tweet-meta" },
+      element("span", { className: "tweet-body" },
+        element("span", { className: short ? "tweet-text short" : "tweet-text", text: tweet.text }),
+        element("span", { className: "tweet-meta" },
           element("span", { className: "tweet-emoji", "aria-hidden": "true", text: look.emoji }),
           element("span", { className: "tweet-mood", text: look.label }),
           element("span", { "aria-hidden": "true", text: "·" }),
           element("time", { datetime: tweet.created_at, title: fullDate(tweet.created_at), text: when }))));
-    item.tweet = tweet;
-    return item;
+    button.tweet = tweet;
+    return element("li", {}, button);
   }
 
   function setStale(answer) {
@@ -533,15 +534,10 @@ const TweetsScene = (() => {
     }
   }
 
+  // A click, or Enter or Space on the focused button.
   list.addEventListener("click", (event) => {
     const item = event.target.closest(".tweet");
     if (item) openThemeScreen(item);
-  });
-  list.addEventListener("keydown", (event) => {
-    const item = event.target.closest(".tweet");
-    if (!item || (event.key !== "Enter" && event.key !== " ")) return;
-    event.preventDefault();
-    openThemeScreen(item);
   });
   more.addEventListener("click", () => load(false));
   refresh.addEventListener("click", () => load(true));
