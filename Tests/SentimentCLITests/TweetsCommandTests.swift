@@ -309,7 +309,7 @@ final class TweetsCommandTests {
     /// Whether permissions can be made to bind the `sentiment` process.
     private static let permissionsBind = geteuid() != 0 || FileManager.default.isExecutableFile(atPath: setpriv)
 
-    @Test("A database its user may not write, in a folder they may not write, is read by history and tweets --offline; history --clear and import exit 73 saying it is read-only",
+    @Test("A database its user may not write, in a folder they may not write, is read by history and tweets --offline; history --clear, import, tweets and serve exit 73 saying in one line that it is read-only and why",
           .enabled(if: permissionsBind, "root without setpriv writes whatever the permissions say"))
     func readOnlyDatabase() async throws {
         let db = try freshDatabase()
@@ -321,20 +321,23 @@ final class TweetsCommandTests {
             try FileManager.default.setAttributes([.posixPermissions: folderMode], ofItemAtPath: folder)
             defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
             let mode = "file \(String(file, radix: 8)), folder \(String(folderMode, radix: 8))"
+            let refusal = file == 0o444
+                ? "sentiment: cannot use the database \(db): it is read-only (the file \(db) may not be written)\n"
+                : "sentiment: cannot use the database \(db): it is read-only (its folder \(folder) may not be written)\n"
             let history = try await sentimentWithoutOverride(["history", "--db", db])
             #expect(history.status == 0, "\(mode): \(history.stderr)")
             #expect(history.output.hasPrefix("sunnydays\t"), "\(mode): \(history.output)")
             let offline = try await sentimentWithoutOverride(["tweets", "sunnydays", "--offline", "--format", "jsonl", "--db", db])
             #expect(offline.status == 0, "\(mode): \(offline.stderr)")
             #expect(try offline.records().count == 12, "\(mode)")
-            let clear = try await sentimentWithoutOverride(["history", "--clear", "--db", db])
-            #expect(clear.status == 73, "\(mode): \(clear.stderr)")
-            #expect(clear.stderr.hasPrefix("sentiment: cannot use the database \(db): "), "\(mode): \(clear.stderr)")
-            #expect(clear.stderr.contains("readonly database"), "\(mode): \(clear.stderr)")
-            #expect(clear.stderr.split(separator: "\n").count == 1, "\(mode): \(clear.stderr)")
-            let imported = try await sentimentWithoutOverride(["import", archive, "--db", db])
-            #expect(imported.status == 73, "\(mode): \(imported.stderr)")
-            #expect(imported.stderr.contains("readonly database"), "\(mode): \(imported.stderr)")
+            let writes = [["history", "--clear", "--db", db], ["import", archive, "--db", db],
+                          ["tweets", "sunnydays", "--db", db],
+                          ["serve", "--profile", "dev", "--port", "0", "--offline", "--db", db]]
+            for arguments in writes {
+                let refused = try await sentimentWithoutOverride(arguments)
+                #expect(refused.status == 73, "\(mode), \(arguments[0]): \(refused.stderr)")
+                #expect(refused.stderr == refusal, "\(mode), \(arguments[0])")
+            }
         }
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: db)
         let history = try await sentiment(["history", "--db", db])

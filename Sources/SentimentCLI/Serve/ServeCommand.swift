@@ -29,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
             profile refuses; 65 a malformed model; 66 a missing model; 69 the \
             address cannot be listened on (a port in use, a host that is not this \
             machine's, a port below 1024 without the privilege); 73 the database \
-            cannot be opened; 1 the server failed after it started.
+            cannot be opened, or may not be written; 1 the server failed after it started.
 
             Examples:
               sentiment serve --profile dev --port 8080

@@ -30,7 +30,7 @@ struct HistoryCommand: AsyncParsableCommand {
     func run() async throws {
         if !clear { try StandardStreams.requireOutput() }
         // No database yet: nothing was searched, and none is made to say so.
-        guard let store = try database.openExistingStore(logger: makeTweetsLogger()) else { return }
+        guard let store = try database.openExistingStore(logger: makeTweetsLogger(), forWriting: clear) else { return }
         try await database.reportingFailures {
             if clear {
                 try await store.clearSearchHistory()

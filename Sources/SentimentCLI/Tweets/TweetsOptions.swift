@@ -19,32 +19,36 @@ struct DatabaseOptions: ParsableArguments {
     /// Opens the database if its file exists, for a command that only reads:
     /// nil otherwise, and nothing is made on disk (a mistyped `--db` stays
     /// visible as such). A file this user may not write, or whose folder they
-    /// may not write (a shared or archived snapshot), is opened read-only: it
-    /// is read all the same, and a write to it fails with SQLite's reason
-    /// ("attempt to write a readonly database").
+    /// may not write (a shared or archived snapshot), is opened read-only and
+    /// read all the same, unless the command is `forWriting` (`history
+    /// --clear`): then it is refused as ``openStore(logger:)`` refuses it,
+    /// saying it is read-only and why.
     ///
     /// - Throws: `ExitCode.cannotCreate` (73) after a one-line error.
-    func openExistingStore(logger: Logger) throws -> TweetStore? {
+    func openExistingStore(logger: Logger, forWriting: Bool = false) throws -> TweetStore? {
         let resolved = resolvedPath
         guard FileManager.default.fileExists(atPath: resolved) else { return nil }
-        if TweetStore.canWrite(existingFileAt: resolved) { return try openStore(logger: logger) }
+        if forWriting || TweetStore.canWrite(existingFileAt: resolved) { return try openStore(logger: logger) }
         do {
             return try TweetStore(readingPath: resolved, logger: logger)
         } catch {
-            printError("cannot open the database \(resolved): \(error)")
+            printError(TweetStore.openFailureMessage(path: resolved, error: error))
             throw ExitCode.cannotCreate
         }
     }
 
-    /// Opens (creating on first use) the database.
+    /// Opens (creating on first use) the database, for writing.
     ///
-    /// - Throws: `ExitCode.cannotCreate` (73) after a one-line error.
+    /// - Throws: `ExitCode.cannotCreate` (73) after a one-line error: "cannot
+    ///   use the database PATH: it is read-only (…)" for a file this user may
+    ///   not write, or in a folder they may not write, and "cannot open the
+    ///   database PATH: …" with SQLite's or the system's reason otherwise.
     func openStore(logger: Logger) throws -> TweetStore {
         let resolved = resolvedPath
         do {
             return try TweetStore(path: resolved, logger: logger)
         } catch {
-            printError("cannot open the database \(resolved): \(error)")
+            printError(TweetStore.openFailureMessage(path: resolved, error: error))
             throw ExitCode.cannotCreate
         }
     }

@@ -32,7 +32,10 @@ public final class TweetStore: Sendable {
     ///   - path: the file; missing parent folders are created.
     ///   - logger: receives a `debug` line per applied migration.
     /// - Throws: ``TweetStoreError/cannotCreateFolder(path:reason:)`` when a
-    ///   missing parent folder cannot be made; ``TweetStoreError/newerSchema(unknownMigrations:)``
+    ///   missing parent folder cannot be made; ``TweetStoreError/readOnly(_:)``
+    ///   when the file exists and this process may not write it or its folder
+    ///   (``canWrite(existingFileAt:)``; nothing is opened, so no SQL is in the
+    ///   reason); ``TweetStoreError/newerSchema(unknownMigrations:)``
     ///   when a newer version migrated the file (no migration runs and no
     ///   data is written); or
     ///   GRDB's `DatabaseError` when the file is not a database, a migration
@@ -121,8 +124,7 @@ public final class TweetStore: Sendable {
     /// a read-only file system, or marked immutable. A reader that finds it
     /// false opens the file with ``init(readingPath:logger:)``.
     public static func canWrite(existingFileAt path: String) -> Bool {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        return access(path, W_OK) == 0 && access(folder, W_OK) == 0
+        ReadOnlyReason(existingFileAt: path) == nil
     }
 
     /// ``init(path:logger:)`` with another busy timeout (tests wait less).
@@ -134,6 +136,11 @@ public final class TweetStore: Sendable {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             throw TweetStoreError.cannotCreateFolder(path: folder.path, reason: Self.systemReason(error))
+        }
+        // Opening for writing runs SQL that writes (the journal mode, the
+        // migrations): refuse with the reason, rather than with that SQL's failure.
+        if FileManager.default.fileExists(atPath: path), let reason = ReadOnlyReason(existingFileAt: path) {
+            throw TweetStoreError.readOnly(reason)
         }
         var configuration = Configuration()
         configuration.label = "tweets"
@@ -515,10 +522,16 @@ public enum TweetStoreError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The file, opened read-only, was made by an older version and lacks
     /// these migrations, which a read-only store cannot apply.
     case olderSchema(pendingMigrations: [String])
+    /// The file, opened for writing, is one this process may not write, or
+    /// in a folder it may not write (a shared or archived snapshot, a
+    /// read-only mount).
+    case readOnly(ReadOnlyReason)
 
     /// A one-line reason.
     public var description: String {
         switch self {
+        case .readOnly(let reason):
+            "it is read-only (\(reason))"
         case .olderSchema(let names):
             "it is read-only and was made by an older version of sentiment (migration \(names.joined(separator: ", ")) not applied)"
         case .newerSchema(let names):
