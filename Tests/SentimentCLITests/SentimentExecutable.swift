@@ -70,7 +70,11 @@ enum SentimentExecutable {
     /// `executable` runs another program of the build instead (`Bench`).
     ///
     /// Asynchronous, so the test runner's thread is free while the process runs.
+    /// With a `timeLimit`, a process still running after it is killed (a hang
+    /// guard for commands expected to exit, such as `serve` refusing to start;
+    /// never a measure of speed): the run then fails the test, status SIGKILL's.
     static func run(executable: URL? = nil, _ arguments: [String], input: Data? = nil, environment: [String: String?] = [:],
+                    timeLimit: Duration? = nil,
                     sourceLocation: SourceLocation = #_sourceLocation) async throws -> Run {
         let process = try process(arguments, sourceLocation: sourceLocation)
         if let executable { process.executableURL = executable }
@@ -103,8 +107,12 @@ enum SentimentExecutable {
             await slots.release()
             throw error
         }
-        await exit(of: process)
+        let killed = await exit(of: process, timeLimit: timeLimit)
         await slots.release()
+        if killed {
+            Issue.record("sentiment \(arguments.joined(separator: " ")) was still running after \(timeLimit!) and was killed",
+                         sourceLocation: sourceLocation)
+        }
         try stdin.close()
         try stdout.close()
         try stderr.close()
@@ -141,11 +149,22 @@ enum SentimentExecutable {
     /// thread per core, and `waitUntilExit()` in two tests at once on a
     /// 2-core machine would leave no thread for the asynchronous tests (the
     /// HTTP servers on loopback) until both processes had ended.
-    static func exit(of process: Process) async {
+    ///
+    /// With a `timeLimit`, kills the process (SIGKILL) once it has run that
+    /// long, and returns true if it did.
+    @discardableResult
+    static func exit(of process: Process, timeLimit: Duration? = nil) async -> Bool {
+        let deadline = timeLimit.map { ContinuousClock.now + $0 }
+        var killed = false
         while process.isRunning {
+            if let deadline, !killed, ContinuousClock.now >= deadline {
+                kill(process.processIdentifier, SIGKILL)
+                killed = true
+            }
             try? await Task.sleep(for: .milliseconds(5))
         }
         process.waitUntilExit()  // returns at once now; makes the termination status final
+        return killed
     }
 }
 
