@@ -11,6 +11,10 @@ import Testing
 /// stops it: with SIGTERM.
 @Suite("sentiment serve as a process")
 struct ServeCommandTests {
+    /// How long a `serve` expected to refuse to start may run before it is
+    /// killed and the test fails, instead of serving forever and hanging the suite.
+    private static let hangGuard: Duration = .seconds(300)
+
     /// The JSON log lines in `file` so far.
     private func logLines(_ file: URL) -> [[String: Any]] {
         let text = String(decoding: (try? Data(contentsOf: file)) ?? Data(), as: UTF8.self)
@@ -81,7 +85,7 @@ struct ServeCommandTests {
     @Test("A database that cannot be opened exits 73 naming it, as tweets and history do")
     func unopenableDatabase() async throws {
         let folder = try TemporaryFolder("sentiment-serve-db")
-        let run = try await SentimentExecutable.run(["serve", "--profile", "dev", "--port", "0", "--db", folder.url.path])
+        let run = try await SentimentExecutable.run(["serve", "--profile", "dev", "--port", "0", "--db", folder.url.path], timeLimit: Self.hangGuard)
         #expect(run.status == 73, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("sentiment: cannot open the database \(folder.url.path): "), "\(run.stderr)")
     }
@@ -91,13 +95,15 @@ struct ServeCommandTests {
         // A folder for a database: the names are read, then the database cannot be opened (73), before listening.
         let folder = try TemporaryFolder("sentiment-serve-names")
         let flags = try await SentimentExecutable.run(["serve", "--profile", "PROD", "--log-level", "WARNING", "--port", "0",
-                                                       "--db", folder.url.path])
+                                                       "--db", folder.url.path], timeLimit: Self.hangGuard)
         #expect(flags.status == 73, "\(flags.stderr)")
         let environment = try await SentimentExecutable.run(["serve", "--port", "0", "--db", folder.url.path],
-                                                            environment: ["SENTIMENT_PROFILE": "PROD", "SENTIMENT_LOG_LEVEL": "WARNING"])
+                                                            environment: ["SENTIMENT_PROFILE": "PROD", "SENTIMENT_LOG_LEVEL": "WARNING"],
+                                                            timeLimit: Self.hangGuard)
         #expect(environment.status == 73, "\(environment.stderr)")
         for flag in ["--profile", "--log-level"] {
-            let wrong = try await SentimentExecutable.run(["serve", flag, "loud", "--port", "0", "--db", folder.url.path])
+            let wrong = try await SentimentExecutable.run(["serve", flag, "loud", "--port", "0", "--db", folder.url.path],
+                                                     timeLimit: Self.hangGuard)
             #expect(wrong.status == 64, "\(flag): \(wrong.stderr)")
         }
         // The help as one line: it is wrapped to the terminal's width.
@@ -113,7 +119,7 @@ struct ServeCommandTests {
         let db = folder.appendingPathComponent("serve.sqlite").path
         let run = try await SentimentExecutable.run(["serve", "--host", "nonexistent.invalid", "--port", "18080", "--db", db,
                                                      "--offline", "--log-level", "error"],
-                                                    environment: ["SENTIMENT_API_KEY": "k"])
+                                                    environment: ["SENTIMENT_API_KEY": "k"], timeLimit: Self.hangGuard)
         #expect(run.status == 69, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("sentiment: cannot listen on nonexistent.invalid:18080: the name has no address"), "\(run.stderr)")
     }
@@ -137,7 +143,8 @@ struct ServeCommandTests {
 
         let folder = try TemporaryFolder("sentiment-serve-port")
         let db = folder.appendingPathComponent("serve.sqlite").path
-        let run = try await SentimentExecutable.run(["serve", "--profile", "dev", "--port", "\(port)", "--db", db, "--log-level", "error"])
+        let run = try await SentimentExecutable.run(["serve", "--profile", "dev", "--port", "\(port)", "--db", db, "--log-level", "error"],
+                                                    timeLimit: Self.hangGuard)
         #expect(run.status == 69, "\(run.stderr)")
         #expect(run.stderr == "sentiment: cannot listen on 127.0.0.1:\(port): Address already in use "
             + "(another process listens there; choose another --port)\n", "\(run.stderr)")
