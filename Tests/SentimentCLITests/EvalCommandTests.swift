@@ -115,6 +115,17 @@ struct EvalCommandTests {
         #expect(try await eval(["--model", "Models/default", "Models/default", labelled]).status == 64)
     }
 
+    @Test("A row with a tab in a text that is not the last column exits 65 naming the line, instead of scoring the text cut at the tab")
+    func tabInATextBeforeAnotherColumn() async throws {
+        let data = folder.appendingPathComponent("text-in-the-middle.tsv")
+        try "label\ttext\tid\npositive\tI love this\t1\nnegative\tworst\tday ever\t2\n".write(to: data, atomically: false, encoding: .utf8)
+        let run = try await eval(["Models/default", data.path])
+        #expect(run.status == 65, "\(run.output)")
+        #expect(run.stderr.contains("text-in-the-middle.tsv:3: expected 3 tab-separated columns, found 4 (a tab in a text is only kept when text is the last column)"),
+                "\(run.stderr)")
+        #expect(run.output.isEmpty)
+    }
+
     @Test("eval - reads the data from standard input, names it so, and refuses --report - beside the metrics")
     func standardInput() async throws {
         let fromFile = try await eval(["Models/default", labelled])

@@ -288,6 +288,21 @@ struct TrainCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    @Test("A --train or --dev row with a tab in a text that is not the last column exits 65 naming the line, before training, and no model is written")
+    func tabInATextBeforeAnotherColumn() async throws {
+        let data = folder.appendingPathComponent("text-in-the-middle.tsv")
+        try "label\ttext\tid\npositive\tI love this\t1\nnegative\tworst\tday ever\t2\n".write(to: data, atomically: false, encoding: .utf8)
+        let reason = "text-in-the-middle.tsv:3: expected 3 tab-separated columns, found 4 (a tab in a text is only kept when text is the last column)"
+        for (name, arguments) in [("as-train", ["--train", data.path]), ("as-dev", ["--train", labelled, "--dev", data.path])] {
+            let out = folder.appendingPathComponent(name)
+            let run = try await SentimentExecutable.run(["train"] + arguments + ["--out", out.path, "--bucket-bits", "14", "--folds", "3", "--threads", "2"])
+            #expect(run.status == 65, "\(name): \(run.stderr)")
+            #expect(run.stderr.contains(reason), "\(name): \(run.stderr)")
+            #expect(!run.stderr.contains("featurizing"), "\(name): \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out.path), "\(name)")
+        }
+    }
+
     @Test("A missing training file exits 66, a bad label 65, a bad option 64, and no model is written")
     func failures() async throws {
         let noFile = try await SentimentExecutable.run(["train", "--train", folder.appendingPathComponent("none.tsv").path,

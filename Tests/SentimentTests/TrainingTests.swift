@@ -270,11 +270,28 @@ struct TrainingTests {
         #expect(other.map(\.text) == ["great"] && other.first?.id == 7)
     }
 
+    @Test("Reading a TSV whose text is not the last column refuses a line with more columns than the header, naming it, instead of cutting its text at the tab",
+          arguments: ["\n", "\r\n"])
+    func tsvTextBeforeAnotherColumnWithATabFails(lineEnd: String) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let url = folder.appendingPathComponent("middle.tsv")
+        try ["label\ttext\tid", "positive\tgreat day\t1", "negative\tbad\tnews\t2", "neutral\tok\t3", ""]
+            .joined(separator: lineEnd).write(to: url, atomically: true, encoding: .utf8)
+        #expect {
+            try LabeledExample.readTSV(url.path)
+        } throws: { error in
+            guard let error = error as? DataFileError else { return false }
+            return error.line == 3 && !error.isMissing
+                && error.reason == "expected 3 tab-separated columns, found 4 (a tab in a text is only kept when text is the last column)"
+        }
+    }
+
     @Test("Reading a TSV with Windows line ends, a byte order mark or capitalised column names gives the same examples as a plain one")
     func tsvWithCRLFAndByteOrderMark() throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { Fixtures.remove(folder) }
-        let plain = "label\ttext\tid\npositive\tgreat day\t1\nnegative\tbad\ttab\t2\n\nneutral\tok\t3\n"
+        let plain = "label\ttext\tid\npositive\tgreat day\t1\nnegative\tbad\t\n\nneutral\tok\t3\n"
         var read: [[LabeledExample]] = []
         for (name, text) in [("plain", plain), ("crlf", plain.replacingOccurrences(of: "\n", with: "\r\n")),
                              ("bom", "\u{FEFF}" + plain), ("bom-crlf", "\u{FEFF}" + plain.replacingOccurrences(of: "\n", with: "\r\n")),
@@ -284,7 +301,7 @@ struct TrainingTests {
             read.append(try LabeledExample.readTSV(url.path))
         }
         #expect(read[0].map(\.text) == ["great day", "bad", "ok"])
-        #expect(read[0].map(\.id) == [1, nil, 3], "a second tab ends the middle column")
+        #expect(read[0].map(\.id) == [1, nil, 3], "an empty id is none")
         for other in read.dropFirst() {
             #expect(other == read[0])
         }

@@ -40,13 +40,14 @@ extension LabeledExample {
     /// Reads a tab-separated file with a header naming a `label` and a `text`
     /// column, and optionally a numeric `id` column (others are ignored) — the format of
     /// `shared/data/semeval/*.tsv`. When `text` is the last column, a tab in a
-    /// text belongs to the text. Lines may end in `\n` or `\r\n`; a UTF-8
+    /// text belongs to the text; when it is not, a line with more columns than
+    /// the header is an error (its text may hold a tab). Lines may end in `\n` or `\r\n`; a UTF-8
     /// byte order mark before the header and empty lines are skipped; labels
     /// are read in any case ("Positive").
     ///
     /// - Throws: `DataFileError` naming the file and line: missing file, a
     ///   directory or a device (a pipe is read), an unreadable file, no header columns, an unknown label, a
-    ///   line with too few columns, an empty or blank text (`BlankText`),
+    ///   line with too few columns (or too many, when text is not the last column), an empty or blank text (`BlankText`),
     ///   invalid UTF-8.
     public static func readTSV(_ path: String) throws(DataFileError) -> [LabeledExample] {
         try parseTSV(try readData(path), path: path)
@@ -108,6 +109,12 @@ extension LabeledExample {
                                     omittingEmptySubsequences: false)
             guard fields.count > max(labelColumn, textColumn) else {
                 throw DataFileError(path: path, line: offset + 1, reason: "expected \(columns.count) tab-separated columns, found \(fields.count)", isMissing: false)
+            }
+            // With the text before another column, a tab in it cannot be told from a column break:
+            // cutting the text at its first tab (and taking the rest for the later columns) would lose words unsaid.
+            guard textIsLast || fields.count <= columns.count else {
+                throw DataFileError(path: path, line: offset + 1, reason: "expected \(columns.count) tab-separated columns, found \(fields.count) "
+                                        + "(a tab in a text is only kept when text is the last column)", isMissing: false)
             }
             guard let label = SentimentLabel(rawValue: fields[labelColumn].lowercased()) else {
                 throw DataFileError(path: path, line: offset + 1, reason: "unknown label \"\(fields[labelColumn])\" (expected negative, neutral or positive)", isMissing: false)
