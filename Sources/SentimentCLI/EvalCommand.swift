@@ -15,7 +15,9 @@ struct EvalCommand: ParsableCommand {
             gold label names, the precision of one never predicted; macro-recall and \
             macro-F1 still average all three classes and count it as 0. Tweets the \
             language test puts in another language are scored with the model's \
-            label (which classify withholds) and counted under the data line.
+            label (which classify withholds) and counted under the data line, \
+            as are rows that repeat an earlier row's id (each is scored and \
+            counted; "repeated_ids" in JSON).
 
             Examples:
               sentiment eval ../shared/data/semeval/dev.tsv
@@ -79,11 +81,12 @@ struct EvalCommand: ParsableCommand {
         }
         let examples = try readExamples(paths.last!)
         let file = dataName(paths.last!)
+        let repeated = examples.repeatedIDCount
         let evaluation = Evaluation(gold: examples.map(\.label), predictions: model.classify(examples.map(\.text)))
-        try StandardStreams.write(json ? EvaluationReport.json(evaluation, model: model, file: file)
-                                       : EvaluationReport.text(evaluation, model: model, file: file))
+        try StandardStreams.write(json ? EvaluationReport.json(evaluation, model: model, file: file, repeatedIDs: repeated)
+                                       : EvaluationReport.text(evaluation, model: model, file: file, repeatedIDs: repeated))
         if let report {
-            if let reason = writeOutputFile(EvaluationReport.html(evaluation, model: model, file: file), to: report) {
+            if let reason = writeOutputFile(EvaluationReport.html(evaluation, model: model, file: file, repeatedIDs: repeated), to: report) {
                 printError("cannot write \(report): \(reason)")
                 throw ExitCode.cannotCreate
             }

@@ -4,10 +4,13 @@ import Sentiment
 /// The ways `sentiment eval` shows an `Evaluation`: a text table, JSON, and a
 /// self-contained HTML page.
 enum EvaluationReport {
-    static func text(_ e: Evaluation, model: SentimentModel, file: String) -> String {
+    /// `repeatedIDs` is how many of the data's rows repeat an earlier row's
+    /// tweet id (`repeatedIDCount`), said under the data line when there are any.
+    static func text(_ e: Evaluation, model: SentimentModel, file: String, repeatedIDs: Int) -> String {
         // A file name (or a model name) may hold a line break or an escape sequence: one line, no controls.
         var out = "model \(TerminalText.oneLine(model.id))\ndata  \(TerminalText.oneLine(file)) (\(tweetCount(e)))\n"
         if let note = otherLanguageNote(e) { out += "      \(note)\n" }
+        if let note = repeatedIDsNote(repeatedIDs) { out += "      \(note)\n" }
         out += "\n"
         out += String(format: "macro-recall  %.4f\naccuracy      %.4f\nmacro-F1      %.4f\nECE           %.4f\n\n",
                       e.macroRecall, e.accuracy, e.macroF1, e.expectedCalibrationError)
@@ -41,6 +44,11 @@ enum EvaluationReport {
         e.otherLanguage == 0 ? nil : "\(e.otherLanguage) in another language, scored all the same (classify gives such tweets no label)"
     }
 
+    /// How many rows repeat an earlier row's tweet id, or nil when none.
+    static func repeatedIDsNote(_ repeated: Int) -> String? {
+        repeated == 0 ? nil : "\(repeated) \(repeated == 1 ? "row repeats" : "rows repeat") an earlier id, scored and counted all the same"
+    }
+
     /// Precision, recall and F1 of `label`, each nil where it is undefined:
     /// precision when nothing was predicted `label`, recall when no gold label
     /// is `label`, F1 when both.
@@ -71,9 +79,9 @@ enum EvaluationReport {
         String(repeating: " ", count: max(0, width - text.count)) + text
     }
 
-    static func json(_ e: Evaluation, model: SentimentModel, file: String) -> String {
+    static func json(_ e: Evaluation, model: SentimentModel, file: String, repeatedIDs: Int) -> String {
         var object: [String: Any] = [
-            "model": model.id, "file": file, "count": e.count, "other_language": e.otherLanguage,
+            "model": model.id, "file": file, "count": e.count, "other_language": e.otherLanguage, "repeated_ids": repeatedIDs,
             "macro_recall": e.macroRecall, "accuracy": e.accuracy, "macro_f1": e.macroF1,
             "expected_calibration_error": e.expectedCalibrationError,
             "confusion": e.confusion,
@@ -94,7 +102,7 @@ enum EvaluationReport {
 
     /// A page with no external resources: metrics, a confusion-matrix heatmap
     /// and a reliability diagram as inline SVG.
-    static func html(_ e: Evaluation, model: SentimentModel, file: String) -> String {
+    static func html(_ e: Evaluation, model: SentimentModel, file: String, repeatedIDs: Int) -> String {
         func escape(_ s: String) -> String {
             s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
         }
@@ -154,7 +162,7 @@ enum EvaluationReport {
             <style>body{font-family:system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem}
             table{border-collapse:collapse}td,th{padding:.3rem .8rem;border-bottom:1px solid #ddd;text-align:right}
             td:first-child,th:first-child{text-align:left}.figures{display:flex;flex-wrap:wrap;gap:2rem}</style></head>
-            <body><h1>Evaluation</h1><p>Model <code>\(escape(model.id))</code> on <code>\(escape(file))</code> (\(tweetCount(e))).\(otherLanguageNote(e).map { " " + $0 + "." } ?? "")</p>
+            <body><h1>Evaluation</h1><p>Model <code>\(escape(model.id))</code> on <code>\(escape(file))</code> (\(tweetCount(e))).\(otherLanguageNote(e).map { " " + $0 + "." } ?? "")\(repeatedIDsNote(repeatedIDs).map { " " + $0 + "." } ?? "")</p>
             <table><tr><th>metric</th><th>value</th></tr>
             <tr><td>macro-averaged recall</td><td>\(String(format: "%.4f", e.macroRecall))</td></tr>
             <tr><td>accuracy</td><td>\(String(format: "%.4f", e.accuracy))</td></tr>

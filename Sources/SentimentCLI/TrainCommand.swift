@@ -16,7 +16,8 @@ struct TrainCommand: ParsableCommand {
             weights.bin to --out (and letters.bin, the language test's letter \
             model, when the training file has 10,000 tweets or more). A class no \
             training tweet is labelled with is warned about: the model never \
-            predicts it.
+            predicts it. Rows that repeat an earlier row's id are counted on \
+            standard error (each is still trained on, or scored).
 
             Example (rebuilds the shipped model):
               sentiment train --train ../shared/data/semeval/train.tsv \\
@@ -174,6 +175,9 @@ struct TrainCommand: ParsableCommand {
         // Everything a run needs is checked before minutes of training.
         let (examples, trainSHA256) = try readExamplesAndDigest(train)
         let devExamples = try dev.map(readExamples)
+        if let dev, let repeated = devExamples?.repeatedIDCount, let note = EvaluationReport.repeatedIDsNote(repeated) {
+            printError("\(dataName(dev)): \(note)")
+        }
         if let reason = OutputDirectory.problem(out) {
             printError("cannot write the model to \(out): \(reason)")
             throw ExitCode.cannotCreate

@@ -384,4 +384,31 @@ struct EvalCommandTests {
         #expect(english["other_language"] as? Int == 0, "\(english)")
         #expect(!(try await eval(["Models/default", labelled])).output.contains("another language"))
     }
+
+    @Test("Rows that repeat an earlier id are scored, counted and said so under the data line, in JSON and in the report; data without ids says nothing")
+    func repeatedIDsAreCounted() async throws {
+        let lines = try String(contentsOfFile: labelled, encoding: .utf8).split(separator: "\n")
+        let repeated = folder.appendingPathComponent("repeated.tsv")
+        try (lines + lines[1...3]).joined(separator: "\n").appending("\n").write(to: repeated, atomically: false, encoding: .utf8)
+        let report = folder.appendingPathComponent("repeated.html")
+        let run = try await eval(["--report", report.path, "Models/default", repeated.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.outputLines.contains("data  \(repeated.path) (19 tweets)"), "\(run.output)")
+        #expect(run.outputLines.contains("      3 rows repeat an earlier id, scored and counted all the same"), "\(run.output)")
+        #expect(try String(contentsOf: report, encoding: .utf8).contains("(19 tweets). 3 rows repeat an earlier id, scored and counted all the same."))
+        #expect(try await json(try eval(["Models/default", "--json", repeated.path]))["repeated_ids"] as? Int == 3)
+
+        let once = folder.appendingPathComponent("once.tsv")
+        try (lines + lines[1...1]).joined(separator: "\n").appending("\n").write(to: once, atomically: false, encoding: .utf8)
+        #expect(try await eval(["Models/default", once.path]).outputLines.contains("      1 row repeats an earlier id, scored and counted all the same"))
+
+        // Without an id column the same rows twice are nothing to say.
+        let noIDs = folder.appendingPathComponent("no-ids.tsv")
+        try "label\ttext\npositive\tI love this\npositive\tI love this\n".write(to: noIDs, atomically: false, encoding: .utf8)
+        let plain = try await eval(["Models/default", noIDs.path])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(!plain.output.contains("an earlier id"), "\(plain.output)")
+        #expect(try await json(try eval(["Models/default", "--json", noIDs.path]))["repeated_ids"] as? Int == 0)
+        #expect(!(try await eval(["Models/default", labelled])).output.contains("an earlier id"))
+    }
 }

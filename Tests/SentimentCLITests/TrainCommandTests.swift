@@ -303,6 +303,27 @@ struct TrainCommandTests {
         }
     }
 
+    @Test("Rows of --train or --dev that repeat an earlier id are said on standard error, and the model is written all the same")
+    func repeatedIDsAreSaid() async throws {
+        let lines = try String(contentsOfFile: labelled, encoding: .utf8).split(separator: "\n")
+        let repeated = folder.appendingPathComponent("repeated.tsv")
+        try (lines + lines[1...2]).joined(separator: "\n").appending("\n").write(to: repeated, atomically: false, encoding: .utf8)
+        let out = folder.appendingPathComponent("repeated-train")
+        let asTrain = try await SentimentExecutable.run(["train", "--train", repeated.path, "--out", out.path, "--bucket-bits", "14",
+                                                         "--folds", "3", "--threads", "2"])
+        #expect(asTrain.status == 0, "\(asTrain.stderr)")
+        #expect(asTrain.stderr.contains("2 examples repeat an earlier one's tweet id, each trained on all the same"), "\(asTrain.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("manifest.json").path))
+
+        let (asDev, _) = try await train("repeated-dev", ["--dev", repeated.path])
+        #expect(asDev.status == 0, "\(asDev.stderr)")
+        #expect(asDev.stderr.contains("\(repeated.path): 2 rows repeat an earlier id, scored and counted all the same"), "\(asDev.stderr)")
+        #expect(!asDev.stderr.contains("examples repeat"), "\(asDev.stderr)")
+
+        let (plain, _) = try await train("unique", ["--dev", labelled])
+        #expect(!plain.stderr.contains("an earlier"), "\(plain.stderr)")
+    }
+
     @Test("A missing training file exits 66, a bad label 65, a bad option 64, and no model is written")
     func failures() async throws {
         let noFile = try await SentimentExecutable.run(["train", "--train", folder.appendingPathComponent("none.tsv").path,

@@ -165,6 +165,22 @@ struct TrainingTests {
         }
     }
 
+    @Test("Examples that repeat an earlier tweet id are counted, those without an id never, and training says how many it learns from twice")
+    func repeatedIDsAreCounted() throws {
+        let ids: [UInt64?] = [5, 9, 5, nil, nil, 9, 5, 12]
+        #expect(zip(Fixtures.sample, ids).map { LabeledExample(text: $0.text, label: $0.label, id: $1) }.repeatedIDCount == 3)
+        #expect(Fixtures.sample.repeatedIDCount == 0, "no ids, nothing repeated")
+
+        var examples = Fixtures.sample.enumerated().map { LabeledExample(text: $1.text, label: $1.label, id: UInt64(100 + $0)) }
+        examples += examples.prefix(2)
+        var lines: [String] = []
+        _ = try Trainer(options: Fixtures.smallOptions).train(examples, log: { lines.append($0) })
+        #expect(lines.contains("2 examples repeat an earlier one's tweet id, each trained on all the same"), "\(lines)")
+        var unique: [String] = []
+        _ = try Trainer(options: Fixtures.smallOptions).train(Array(examples.dropLast(2)), log: { unique.append($0) })
+        #expect(!unique.contains { $0.contains("repeat") }, "\(unique)")
+    }
+
     @Test("Without tweet ids, forward calibration is the pooled one")
     func forwardCalibrationNeedsTime() throws {
         var options = Fixtures.smallOptions

@@ -63,6 +63,10 @@ public struct Trainer: Sendable {
             log("warning: no example is labelled \(absent.joined(separator: " or ")): the model learns "
                 + "never to predict \(absent.count == 1 ? "it" : "them"), and its metrics count \(absent.count == 1 ? "that class" : "those classes") as missed")
         }
+        let repeated = examples.repeatedIDCount
+        if repeated > 0 {
+            log("\(repeated) example\(repeated == 1 ? " repeats" : "s repeat") an earlier one's tweet id, each trained on all the same")
+        }
         // Three examples a fold at least (divided, not multiplied: any `folds` is valid).
         let folds = options.folds >= 2 && examples.count / 3 >= options.folds ? options.folds : 1
         let fold = Self.assignFolds(examples, folds: folds, order: options.foldOrder, seed: options.seed)
