@@ -40,7 +40,7 @@ struct TrainCommand: ParsableCommand {
     @Option(name: .customLong("fold-order"), help: "How examples are dealt into folds: chronological (blocks in tweet-id order; stratified, with a warning, when an example has no numeric id) or stratified.")
     var foldOrder: FoldOrder = TrainingOptions().foldOrder
 
-    @Option(help: "Scores the temperature is fitted to: forward (fold k scored by a model of the folds before it; needs chronological folds) or pooled (the usual cross-validation).")
+    @Option(help: "Scores the temperature is fitted to: forward (fold k scored by a model of the folds before it; needs chronological folds, and with stratified ones is pooled, which is said on standard error) or pooled (the usual cross-validation).")
     var calibration: CalibrationScores = TrainingOptions().calibration
 
     @Option(help: "Seed of the stratified fold assignment (chronological folds are cut in tweet-id order and use it only when they fall back to stratified).")

@@ -383,6 +383,18 @@ struct TrainCommandTests {
         #expect(chronological.stderr.contains("featurizing 16 examples (3 chronological folds, 2 threads)"), "\(chronological.stderr)")
     }
 
+    @Test("--fold-order stratified with the default forward calibration says on standard error that the temperature is fitted to pooled scores")
+    func stratifiedFoldsSayCalibrationIsPooled() async throws {
+        let line = "stratified folds: forward calibration needs chronological ones, so the temperature is fitted to pooled scores"
+        let (stratified, _) = try await train("stratified", ["--fold-order", "stratified"])
+        #expect(stratified.status == 0, "\(stratified.stderr)")
+        #expect(stratified.stderr.contains(line), "\(stratified.stderr)")
+        #expect(!stratified.stderr.contains("forward chaining"), "\(stratified.stderr)")
+        let (pooled, _) = try await train("stratified-pooled", ["--fold-order", "stratified", "--calibration", "pooled"])
+        #expect(pooled.status == 0, "\(pooled.stderr)")
+        #expect(!pooled.stderr.contains("forward"), "\(pooled.stderr)")
+    }
+
     @Test("train reads its data from a pipe (a FIFO, as <(…) gives) and records the SHA-256 of what it read")
     func trainsFromAPipe() async throws {
         let content = try Data(contentsOf: URL(fileURLWithPath: labelled))

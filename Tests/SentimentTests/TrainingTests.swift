@@ -181,6 +181,23 @@ struct TrainingTests {
         #expect(!unique.contains { $0.contains("repeat") }, "\(unique)")
     }
 
+    @Test("Stratified folds with forward calibration fit the temperature to pooled scores, and say so")
+    func stratifiedFoldsSayCalibrationIsPooled() throws {
+        let examples = Fixtures.sample.enumerated().map { LabeledExample(text: $1.text, label: $1.label, id: UInt64(100 + $0)) }
+        var options = Fixtures.smallOptions
+        options.foldOrder = .stratified
+        options.calibration = .forward
+        var lines: [String] = []
+        let forward = try Trainer(options: options).train(examples, log: { lines.append($0) }).model
+        #expect(lines.contains("stratified folds: forward calibration needs chronological ones, so the temperature is fitted to pooled scores"),
+                "\(lines)")
+        options.calibration = .pooled
+        var pooledLines: [String] = []
+        let pooled = try Trainer(options: options).train(examples, log: { pooledLines.append($0) }).model
+        #expect(forward.manifest.decision == pooled.manifest.decision)
+        #expect(!pooledLines.contains { $0.contains("forward") }, "\(pooledLines)")
+    }
+
     @Test("Without tweet ids, forward calibration is the pooled one")
     func forwardCalibrationNeedsTime() throws {
         var options = Fixtures.smallOptions

@@ -15,7 +15,8 @@ import Foundation
 ///    With `CalibrationScores.forward` (the default) and chronological folds,
 ///    the temperature comes instead from forward chaining: fold k scored by a
 ///    model trained on the folds before it, as tweets newer than the training
-///    data will be.
+///    data will be; with stratified folds it comes from the pooled scores, and
+///    `train`'s log says so.
 /// 4. The final model is trained on every example with L-BFGS.
 ///
 /// No fit needs another's result, so all of them (the folds', forward
@@ -91,6 +92,9 @@ public struct Trainer: Sendable {
             let missing = examples.count { $0.id == nil }
             log("stratified folds: \(missing) example\(missing == 1 ? " has" : "s have") no numeric tweet id, so the folds cannot follow time"
                 + (options.calibration == .forward ? " and the temperature is fitted to pooled scores" : ""))
+        }
+        if folds >= 2, options.foldOrder == .stratified, options.calibration == .forward {
+            log("stratified folds: forward calibration needs chronological ones, so the temperature is fitted to pooled scores")
         }
         let foldKind = folds < 2 ? "1 fold" : "\(folds) \(chronological ? "chronological" : "stratified") folds"
         log("featurizing \(examples.count) examples (\(foldKind), \(threads) threads)")

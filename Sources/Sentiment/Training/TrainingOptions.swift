@@ -93,6 +93,7 @@ public enum CalibrationScores: String, Sendable, Hashable, CaseIterable {
     /// trained on folds 0..<k only, as the shipped model will score tweets
     /// written after its training data. Models that predict the future are
     /// less sure than they think, and the temperature fitted here says how much.
-    /// With stratified folds (no time order) this is the same as `pooled`.
+    /// With stratified folds (no time order) this is the same as `pooled`,
+    /// and `Trainer.train` logs that it is.
     case forward
 }
