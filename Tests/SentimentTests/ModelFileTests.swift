@@ -255,6 +255,58 @@ struct ModelFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == names)
     }
 
+    @Test("A save removes the temporary files a save killed part way left in the directory, and nothing else, however like them it is named")
+    func saveRemovesStaleStagingFiles() throws {
+        let model = try Fixtures.smallModel()
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        let manager = FileManager.default
+        try manager.createDirectory(at: directory, withIntermediateDirectories: true)
+        let tag = UUID().uuidString
+        let stale = [".weights.bin.\(tag).tmp", ".manifest.json.\(UUID().uuidString).tmp", ".letters.bin.\(tag).tmp"]
+        let kept = [".weights.bin.tmp", ".weights.bin.\(tag.lowercased()).tmp", "weights.bin.\(tag).tmp", ".notes.txt.\(tag).tmp",
+                    ".weights.bin.\(tag).tmp.bak", ".weights.bin.\(tag)X.tmp", ".manifest.json.\(tag.dropLast()).tmp", "notes.txt"]
+        for name in stale + kept {
+            try Data("part".utf8).write(to: directory.appendingPathComponent(name))
+        }
+        // A folder or a link named as a staged file is not one this code made.
+        let folderName = ".manifest.json.\(UUID().uuidString).tmp"
+        try manager.createDirectory(at: directory.appendingPathComponent(folderName), withIntermediateDirectories: false)
+        let outside = directory.appendingPathComponent("notes.txt")
+        let linkName = ".weights.bin.\(UUID().uuidString).tmp"
+        try manager.createSymbolicLink(at: directory.appendingPathComponent(linkName), withDestinationURL: outside)
+
+        let saved = try model.save(to: directory)
+        #expect(saved.id == model.id)
+        #expect(try manager.contentsOfDirectory(atPath: directory.path).sorted()
+                == (kept + [folderName, linkName, "manifest.json", "weights.bin"]).sorted())
+        #expect(try Data(contentsOf: outside) == Data("part".utf8))
+    }
+
+    @Test("A save waits for one running in the same directory (holding its lock) and leaves that one's temporary files alone")
+    func saveWaitsForARunningSave() async throws {
+        let model = try Fixtures.smallModel()
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let staged = directory.appendingPathComponent(".weights.bin.\(UUID().uuidString).tmp")
+        try Data("running".utf8).write(to: staged)
+        let lock = open(directory.path, O_RDONLY | O_DIRECTORY)
+        try #require(lock >= 0 && flock(lock, LOCK_EX) == 0)
+        // On a thread of its own: the save blocks on the lock, which no task should.
+        let save = Task {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<String, any Error>) in
+                Thread.detachNewThread { continuation.resume(with: Result<String, any Error> { try model.save(to: directory).id }) }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(FileManager.default.fileExists(atPath: staged.path), "the running save's file is left while it holds the lock")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("manifest.json").path), "the second save waits")
+        close(lock)
+        #expect(try await save.value == model.id)
+        #expect(!FileManager.default.fileExists(atPath: staged.path), "once the first let go, its file counts as left behind")
+    }
+
     @Test("A NaN weight or sparse scale saved with a matching checksum is refused on loading")
     func savedNaNIsRefused() throws {
         let model = try Fixtures.smallModel()

@@ -109,7 +109,10 @@ enum ModelDirectory {
     /// first, and only then are they renamed into place, the manifest last: a
     /// write that fails (a full disk) removes the temporary files and leaves
     /// the model saved there before as it was, instead of new weights beside
-    /// the old manifest, which then failed its checksum.
+    /// the old manifest, which then failed its checksum. A save killed part way
+    /// leaves its temporary files (`stagingName`); the next save into the
+    /// directory removes them. Saves into one directory take turns (a lock on
+    /// the directory), so no save removes the files of one still running.
     ///
     /// - Parameter write: writes `data` to a new file at a URL (tests make it fail).
     @discardableResult
@@ -141,13 +144,18 @@ enum ModelDirectory {
         } catch {
             throw .writeFailed(path: weightsURL.path, reason: describe(error))
         }
+        // One save here at a time, released when the descriptor closes. Where the
+        // lock cannot be had (a file system without it), nothing is cleaned up.
+        let lock = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if lock >= 0 { close(lock) } }
+        if lock >= 0, lockExclusively(lock) { removeStaleStagingFiles(in: directory) }
         // The manifest last: it is what makes the other files a model.
         let files = [(weightsName, bytes)] + (letterBytes.map { [(LetterModel.fileName, $0)] } ?? []) + [(manifestName, manifestJSON)]
         let tag = UUID().uuidString
         var staged: [(temporary: URL, final: URL)] = []
         for (name, data) in files {
             let final = directory.appendingPathComponent(name)
-            let temporary = directory.appendingPathComponent(".\(name).\(tag).tmp")
+            let temporary = directory.appendingPathComponent(stagingName(name, tag: tag))
             do {
                 try write(data, temporary)
             } catch {
@@ -177,6 +185,48 @@ enum ModelDirectory {
             }
         }
         return manifest
+    }
+
+    /// The hidden name `save` writes the model file `name` under before renaming
+    /// it into place: `.weights.bin.UUID.tmp`, `tag` a `UUID().uuidString`.
+    static func stagingName(_ name: String, tag: String) -> String {
+        ".\(name).\(tag).tmp"
+    }
+
+    /// Whether `fileName` is a `stagingName` of a model file (`SentimentModel.fileNames`), its tag an
+    /// upper-case UUID as `UUID().uuidString` gives: a file only `save` makes.
+    static func isStagingName(_ fileName: String) -> Bool {
+        SentimentModel.fileNames.contains { name in
+            let prefix = ".\(name).", suffix = ".tmp"
+            guard fileName.hasPrefix(prefix), fileName.hasSuffix(suffix),
+                  fileName.count == prefix.count + 36 + suffix.count else { return false }
+            let tag = String(fileName.dropFirst(prefix.count).dropLast(suffix.count))
+            return UUID(uuidString: tag)?.uuidString == tag
+        }
+    }
+
+    /// Removes from `directory` the regular files named as `save` stages its
+    /// files (`isStagingName`): those of a save killed part way, which no one
+    /// else would ever remove. Only under the directory's lock, so none is a
+    /// running save's; one that cannot be removed stays.
+    private static func removeStaleStagingFiles(in directory: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return }
+        for name in names where isStagingName(name) {
+            let path = directory.appendingPathComponent(name).path
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }
+            unlink(path)
+        }
+    }
+
+    /// Takes an exclusive `flock` on `descriptor`, waiting for another holder
+    /// (a save into the same directory) to let go; false when the file system
+    /// has no such locks.
+    private static func lockExclusively(_ descriptor: Int32) -> Bool {
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { return false }
+        }
+        return true
     }
 
     static func sha256(_ data: Data) -> String {

@@ -11,6 +11,8 @@ extension SentimentModel {
     /// so a model already in `directory` stays as it was; so does one whose
     /// files cannot all be written (a full disk), since each is written under
     /// a temporary name and renamed into place only when all are complete.
+    /// The temporary files a save killed part way left in `directory` are
+    /// removed by the next save there; saves into one directory take turns.
     ///
     /// - Parameter metrics: evaluation results to record in the manifest, by data set name.
     public func save(to directory: URL, metrics: [String: ModelManifest.MetricsRecord] = [:]) throws(ModelError) -> SentimentModel {
