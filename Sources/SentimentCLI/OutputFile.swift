@@ -63,7 +63,7 @@ private func replaceFile(at path: String, with bytes: [UInt8], mode: mode_t?) ->
     let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard fd >= 0 else { return .noFileBeside }
     _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    let temporary = String(cString: template)
+    let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     var reason = writeAll(bytes, to: fd)
     if reason == nil {
         let mask = umask(0)
