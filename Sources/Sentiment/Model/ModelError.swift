@@ -1,6 +1,12 @@
+import Foundation
+
 /// Why a model could not be loaded, saved or trained. Every case but
 /// `invalidSettings` (options given to `Trainer`) names the file.
-public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
+///
+/// `description` is a one-line message naming the file and what is wrong,
+/// and `localizedDescription` (`LocalizedError`) is the same, so an
+/// application that logs errors generically shows it too.
+public enum ModelError: LocalizedError, Sendable, Hashable, CustomStringConvertible {
     /// The file (or directory) does not exist.
     case missing(path: String)
     /// The file exists but could not be read.
@@ -50,4 +56,8 @@ public enum ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         case .writeFailed(let path, let reason): "\(path): cannot write: \(reason)"
         }
     }
+
+    /// The `description`: what `localizedDescription` says, instead of
+    /// Foundation's "The operation could not be completed. (Sentiment.ModelError error 0.)".
+    public var errorDescription: String? { description }
 }
