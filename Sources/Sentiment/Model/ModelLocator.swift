@@ -6,11 +6,33 @@ extension SentimentModel {
 
     /// Loads the model in `directory` (which holds `manifest.json` and its weights).
     ///
+    /// `directory` is a file URL or a URL with no scheme, which is read as a
+    /// path (`URL(string: "/srv/models/default")`, relative to the current
+    /// directory when relative); a symbolic link to a directory is that directory.
+    ///
     /// - Throws: `ModelError` naming the file and what is wrong: missing,
     ///   malformed manifest, unsupported version, bad magic, wrong sizes,
-    ///   checksum mismatch, non-finite weights.
+    ///   checksum mismatch, non-finite weights; `unreadable` for a URL of
+    ///   another scheme (`https:`) or a file that is not a directory (the
+    ///   manifest itself, say).
     public static func load(from directory: URL) throws(ModelError) -> SentimentModel {
-        try ModelDirectory.load(directory)
+        try ModelDirectory.load(localDirectory(directory))
+    }
+
+    /// `url` as a file URL of a directory: one with no scheme is a path; one
+    /// of another scheme, or an existing file that is not a directory, is
+    /// `unreadable`. (Foundation reads no scheme-less URL, and a file's
+    /// `manifest.json` was reported missing beneath it.)
+    private static func localDirectory(_ url: URL) throws(ModelError) -> URL {
+        let local = url.scheme == nil ? URL(fileURLWithPath: url.path) : url
+        guard local.isFileURL else {
+            throw .unreadable(path: url.absoluteString, reason: "not a file URL: a model is loaded from a local directory")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: local.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw .unreadable(path: local.path, reason: "not a directory: a model is the directory that holds \(ModelDirectory.manifestName)")
+        }
+        return local
     }
 
     /// Where `make install` puts the model, relative to the prefix whose
