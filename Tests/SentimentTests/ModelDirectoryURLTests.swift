@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import Sentiment
 
-/// `SentimentModel.load(from:)` given the URLs an application builds: from a
-/// path string without a scheme, of another scheme, or naming a file.
+/// `SentimentModel.load(from:)` and `save(to:)` given the URLs an
+/// application builds: from a path string without a scheme, of another
+/// scheme, or naming a file.
 @Suite("Loading a model from a URL")
 struct ModelDirectoryURLTests {
     @Test("A URL made from a path string, with no file scheme, loads the model there")
@@ -42,5 +43,15 @@ struct ModelDirectoryURLTests {
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: directory)
         defer { Fixtures.remove(link) }
         #expect(throws: Never.self) { try SentimentModel.load(from: link) }
+    }
+
+    @Test("Saving to a URL made from a path string, with no file scheme, writes the model there")
+    func schemelessURLSaves() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        let url = try #require(URL(string: directory.path + "/model"))
+        let saved = try Fixtures.smallModel().save(to: url)
+        #expect(saved.directory?.isFileURL == true)
+        #expect(try SentimentModel.load(from: directory.appendingPathComponent("model")).id == saved.id)
     }
 }

@@ -14,8 +14,13 @@ extension SentimentModel {
     /// The temporary files a save killed part way left in `directory` are
     /// removed by the next save there; saves into one directory take turns.
     ///
+    /// A `directory` URL with no scheme (`URL(string: "/srv/models/new")`)
+    /// is read as a path, as `load(from:)` reads it.
+    ///
     /// - Parameter metrics: evaluation results to record in the manifest, by data set name.
     public func save(to directory: URL, metrics: [String: ModelManifest.MetricsRecord] = [:]) throws(ModelError) -> SentimentModel {
+        // Foundation writes to no scheme-less URL ("The specified URL type isn't supported").
+        let directory = directory.scheme == nil ? URL(fileURLWithPath: directory.path) : directory
         var manifest = self.manifest
         manifest.metrics.merge(metrics) { $1 }
         if let index = weights.firstNonFiniteIndex {
