@@ -21,11 +21,7 @@ struct ServiceTests {
     func readOnlyStoreTimeline() async throws {
         try await withTemporaryDirectory { directory async throws in
             let path = directory.path("tweets.sqlite")
-            do {
-                let store = try TweetStore(path: path, logger: testLogger)
-                try await store.save(users: [alice], tweets: sampleTweets(3, by: alice))
-                try store.close()
-            }
+            try await storeAliceTweets(at: path)
             let store = try TweetStore(readingPath: path, logger: testLogger)
             let classifier = CountingClassifier()
             let service = makeService(store, source: nil, classifier: classifier)

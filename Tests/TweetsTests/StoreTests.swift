@@ -53,12 +53,7 @@ struct StoreTests {
     func readOnlyStore() async throws {
         try await withTemporaryDirectory { directory async throws in
             let path = directory.path("tweets.sqlite")
-            do {
-                let store = try TweetStore(path: path, logger: testLogger)
-                try await store.save(users: [alice], tweets: sampleTweets(3, by: alice))
-                try await store.recordSearch(username: "alice", at: referenceDate, limit: 10)
-                try store.close()
-            }
+            try await storeAliceTweets(at: path, searched: true)
             let before = try Data(contentsOf: URL(fileURLWithPath: path))
             let store = try TweetStore(readingPath: path, logger: testLogger)
             #expect(store.isReadOnly)
@@ -97,10 +92,7 @@ struct StoreTests {
     func reopen() async throws {
         try await withTemporaryDirectory { directory async throws in
             let path = directory.path("tweets.sqlite")
-            do {
-                let store = try TweetStore(path: path, logger: testLogger)
-                try await store.save(users: [alice], tweets: sampleTweets(3, by: alice))
-            }
+            try await storeAliceTweets(at: path)
             let reopened = try TweetStore(path: path, logger: testLogger)
             #expect(try await reopened.tweetCount() == 3)
             #expect(try await reopened.user(username: "ALICE") == alice)

@@ -134,6 +134,15 @@ final class FakeSource: TweetSource, @unchecked Sendable {
 let alice = User(id: "100", username: "Alice", displayName: "Alice Example", description: "Made up.")
 let bob = User(id: "200", username: "bob_builder", displayName: "Bob")
 
+/// Makes the database file `path` hold `alice` and three of her tweets
+/// (`sampleTweets`), and a search for her when `searched`, and closes it.
+func storeAliceTweets(at path: String, searched: Bool = false) async throws {
+    let store = try TweetStore(path: path, logger: testLogger)
+    try await store.save(users: [alice], tweets: sampleTweets(3, by: alice))
+    if searched { try await store.recordSearch(username: "alice", at: referenceDate, limit: 10) }
+    try store.close()
+}
+
 /// `count` tweets by `author`, one a minute before `referenceDate`, newest first, ids "<author>-<n>".
 func sampleTweets(_ count: Int, by author: User, texts: [String] = ["I love this", "so sad today", "just a note"])
     -> [Tweet]
