@@ -126,6 +126,17 @@ struct EvalCommandTests {
         #expect(run.output.isEmpty)
     }
 
+    @Test("A header that names the text column twice exits 65 naming the file, line and columns, instead of scoring the first")
+    func headerNamingAColumnTwice() async throws {
+        let data = folder.appendingPathComponent("two-texts.tsv")
+        try "label\ttext\ttext\npositive\tI love this\tworst day ever\n".write(to: data, atomically: false, encoding: .utf8)
+        let run = try await eval(["Models/default", data.path])
+        #expect(run.status == 65, "\(run.output)")
+        #expect(run.stderr.contains("two-texts.tsv:1: header names the \"text\" column twice (columns 2 and 3): which one to read is not clear"),
+                "\(run.stderr)")
+        #expect(run.output.isEmpty)
+    }
+
     @Test("eval - reads the data from standard input, names it so, and refuses --report - beside the metrics")
     func standardInput() async throws {
         let fromFile = try await eval(["Models/default", labelled])

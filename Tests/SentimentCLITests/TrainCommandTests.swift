@@ -303,6 +303,21 @@ struct TrainCommandTests {
         }
     }
 
+    @Test("A --train or --dev header that names the label column twice exits 65 naming the file, line and columns, before training, and no model is written")
+    func headerNamingAColumnTwice() async throws {
+        let data = folder.appendingPathComponent("two-labels.tsv")
+        try "label\ttext\tlabel\npositive\tI love this\tnegative\n".write(to: data, atomically: false, encoding: .utf8)
+        let reason = "two-labels.tsv:1: header names the \"label\" column twice (columns 1 and 3): which one to read is not clear"
+        for (name, arguments) in [("as-train", ["--train", data.path]), ("as-dev", ["--train", labelled, "--dev", data.path])] {
+            let out = folder.appendingPathComponent(name)
+            let run = try await SentimentExecutable.run(["train"] + arguments + ["--out", out.path, "--bucket-bits", "14", "--folds", "3", "--threads", "2"])
+            #expect(run.status == 65, "\(name): \(run.stderr)")
+            #expect(run.stderr.contains(reason), "\(name): \(run.stderr)")
+            #expect(!run.stderr.contains("featurizing"), "\(name): \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out.path), "\(name)")
+        }
+    }
+
     @Test("Rows of --train or --dev that repeat an earlier id are said on standard error, and the model is written all the same")
     func repeatedIDsAreSaid() async throws {
         let lines = try String(contentsOfFile: labelled, encoding: .utf8).split(separator: "\n")

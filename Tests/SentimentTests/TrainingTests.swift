@@ -273,6 +273,22 @@ struct TrainingTests {
         }
     }
 
+    @Test("Reading a TSV whose header names the label, text or id column twice names the file, line and both columns, instead of reading the first",
+          arguments: [("label\ttext\tText", "text", "2 and 3"), ("LABEL\tid\ttext\tlabel", "label", "1 and 4"), ("id\tlabel\tid\ttext", "id", "1 and 3")])
+    func tsvHeaderNamingAColumnTwiceFails(header: String, name: String, columns: String) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let url = folder.appendingPathComponent("twice.tsv")
+        try "\n\(header)\npositive\t1\tgreat\tnegative\n".write(to: url, atomically: true, encoding: .utf8)
+        #expect {
+            try LabeledExample.readTSV(url.path)
+        } throws: { error in
+            guard let error = error as? DataFileError else { return false }
+            return error.line == 2 && !error.isMissing
+                && error.description == "\(url.path):2: header names the \"\(name)\" column twice (columns \(columns)): which one to read is not clear"
+        }
+    }
+
     @Test("Reading a TSV with invalid UTF-8 names the line it is on")
     func tsvWithInvalidUTF8NamesTheLine() throws {
         let folder = try Fixtures.temporaryDirectory()

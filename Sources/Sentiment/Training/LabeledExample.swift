@@ -38,7 +38,7 @@ public struct DataFileError: Error, Sendable, Hashable, CustomStringConvertible 
 
 extension LabeledExample {
     /// Reads a tab-separated file with a header naming a `label` and a `text`
-    /// column, and optionally a numeric `id` column (others are ignored) — the format of
+    /// column, and optionally a numeric `id` column, each once (others are ignored) — the format of
     /// `shared/data/semeval/*.tsv`. When `text` is the last column, a tab in a
     /// text belongs to the text; when it is not, a line with more columns than
     /// the header is an error (its text may hold a tab). Lines may end in `\n` or `\r\n`; a UTF-8
@@ -46,7 +46,8 @@ extension LabeledExample {
     /// are read in any case ("Positive").
     ///
     /// - Throws: `DataFileError` naming the file and line: missing file, a
-    ///   directory or a device (a pipe is read), an unreadable file, no header columns, an unknown label, a
+    ///   directory or a device (a pipe is read), an unreadable file, no header columns,
+    ///   a header naming `label`, `text` or `id` more than once, an unknown label, a
     ///   line with too few columns (or too many, when text is not the last column), an empty or blank text (`BlankText`),
     ///   invalid UTF-8.
     public static func readTSV(_ path: String) throws(DataFileError) -> [LabeledExample] {
@@ -96,6 +97,16 @@ extension LabeledExample {
         guard let labelColumn = names.firstIndex(of: "label"), let textColumn = names.firstIndex(of: "text") else {
             let shown = columns.prefix(8).map { $0.count > 40 ? $0.prefix(40) + "…" : $0 } + (columns.count > 8 ? ["…"] : [])
             throw DataFileError(path: path, line: headerOffset + 1, reason: "header must name a \"label\" and a \"text\" column, found \(shown)", isMissing: false)
+        }
+        // Reading one of a column's two places and ignoring the other would be a guess, made unsaid.
+        for name in ["label", "text", "id"] {
+            let places = names.indices.filter { names[$0] == name }.map { String($0 + 1) }
+            guard places.count < 2 else {
+                let times = places.count == 2 ? "twice" : "\(places.count) times"
+                let list = places.dropLast().joined(separator: ", ") + " and " + places[places.count - 1]
+                throw DataFileError(path: path, line: headerOffset + 1,
+                                    reason: "header names the \"\(name)\" column \(times) (columns \(list)): which one to read is not clear", isMissing: false)
+            }
         }
         let idColumn = names.firstIndex(of: "id")
         let textIsLast = textColumn == columns.count - 1
