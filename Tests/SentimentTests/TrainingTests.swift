@@ -120,6 +120,29 @@ struct TrainingTests {
         #expect(byTime.map { folds[$0] } == Array(repeating: 0, count: 10) + Array(repeating: 1, count: 10) + Array(repeating: 2, count: 10))
     }
 
+    @Test("Chronological folds of examples with unique ids are cut as they were before copies of a tweet were kept together",
+          arguments: [(30, 4, [0, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]),
+                      (23, 7, [0, 2, 4, 6, 1, 3, 5, 0, 3, 5, 0, 2, 4, 6, 1, 3, 6, 1, 3, 5, 0, 2, 4])])
+    func chronologicalFoldsOfUniqueIDsAreUnchanged(count: Int, folds: Int, expected: [Int]) {
+        let examples = Fixtures.sample.prefix(count).enumerated().map { offset, example in
+            LabeledExample(text: example.text, label: example.label, id: UInt64(5_000 + 13 * ((offset * 7) % count)))
+        }
+        #expect(Set(examples.map(\.id)).count == count)
+        #expect(Trainer.assignFolds(examples, folds: folds, order: .chronological, seed: 7) == expected)
+    }
+
+    @Test("Chronological folds keep the copies of a tweet (rows with one id) in one fold, the fold of the first, instead of cutting a fold boundary through them")
+    func chronologicalFoldsKeepRepeatedIDsTogether() {
+        // In id order: 10 20 30 30 | 30 40 50 60 | 60 70 80 90, boundaries after 4 and 8 rows cutting the 30s and the 60s.
+        let ids: [UInt64] = [60, 10, 30, 90, 30, 40, 60, 20, 70, 30, 50, 80]
+        let examples = zip(Fixtures.sample, ids).map { LabeledExample(text: $0.text, label: $0.label, id: $1) }
+        let folds = Trainer.assignFolds(examples, folds: 3, order: .chronological, seed: 7)
+        #expect(folds == [1, 0, 0, 2, 0, 1, 1, 0, 2, 0, 1, 2])
+        for id in Set(ids) {
+            #expect(Set(examples.indices.filter { ids[$0] == id }.map { folds[$0] }).count == 1, "id \(id)")
+        }
+    }
+
     @Test("Chronological folds fall back to stratified ones when an example has no id")
     func chronologicalFoldsNeedIds() {
         #expect(Trainer.assignFolds(Fixtures.sample, folds: 3, order: .chronological, seed: 7)

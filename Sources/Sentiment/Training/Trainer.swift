@@ -370,13 +370,23 @@ public struct Trainer: Sendable {
         return (theta, report)
     }
 
-    /// The fold of each example (see `FoldOrder`).
+    /// The fold of each example (see `FoldOrder`). Chronological folds keep the
+    /// copies of a tweet (examples with one id) together, in the fold of the
+    /// first, so no fold is tested on a tweet its model was trained on; with
+    /// unique ids they are equal blocks in id order.
     static func assignFolds(_ examples: [LabeledExample], folds: Int, order: FoldOrder = .stratified, seed: UInt64) -> [Int] {
         var fold = [Int](repeating: 0, count: examples.count)
         guard folds >= 2 else { return fold }
         if isChronological(examples, order: order) {
             let byTime = examples.indices.sorted { (examples[$0].id!, $0) < (examples[$1].id!, $1) }
-            for (position, i) in byTime.enumerated() { fold[i] = position * folds / examples.count }
+            for (position, i) in byTime.enumerated() {
+                // Copies sort side by side: a boundary inside their run moves to its end.
+                if position > 0, examples[i].id == examples[byTime[position - 1]].id {
+                    fold[i] = fold[byTime[position - 1]]
+                } else {
+                    fold[i] = position * folds / examples.count
+                }
+            }
             return fold
         }
         var generator = SplitMix64(seed: seed)
