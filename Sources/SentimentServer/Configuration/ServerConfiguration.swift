@@ -281,7 +281,7 @@ public struct ServerConfiguration: Sendable {
 }
 
 /// Why a ``ServerConfiguration`` cannot be used.
-public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum ConfigurationError: LocalizedError, Sendable, Hashable, CustomStringConvertible {
     /// A setting's value cannot be read.
     case invalidValue(name: String, value: String, expected: String)
     /// The server would listen beyond loopback without an API key for its write endpoints.
@@ -298,4 +298,10 @@ public enum ConfigurationError: Error, Sendable, Hashable, CustomStringConvertib
         case .profileViolation(let profile, let reason): "profile \(profile.rawValue): \(reason)"
         }
     }
+}
+
+extension ConfigurationError {
+    /// The `description`: what `localizedDescription` says, instead of
+    /// Foundation's "The operation could not be completed. (… error N.)".
+    public var errorDescription: String? { description }
 }

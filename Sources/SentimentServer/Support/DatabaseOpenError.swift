@@ -1,3 +1,4 @@
+import Foundation
 import Tweets
 
 /// The tweet database could not be opened or created when the server started:
@@ -5,11 +6,17 @@ import Tweets
 /// ``TweetStore/openFailureMessage(path:error:)``. The server always writes
 /// (searches, labels), so a file it may not write is refused: "cannot use the
 /// database PATH: it is read-only (…)".
-public struct DatabaseOpenError: Error, CustomStringConvertible {
+public struct DatabaseOpenError: LocalizedError, CustomStringConvertible {
     /// The database path from the configuration.
     public var path: String
     /// What SQLite or the file system said.
     public var underlying: any Error
 
     public var description: String { TweetStore.openFailureMessage(path: path, error: underlying) }
+}
+
+extension DatabaseOpenError {
+    /// The `description`: what `localizedDescription` says, instead of
+    /// Foundation's "The operation could not be completed. (… error N.)".
+    public var errorDescription: String? { description }
 }

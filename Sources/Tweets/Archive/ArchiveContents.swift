@@ -133,7 +133,7 @@ public struct ArchiveIssue: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why an archive could not be read at all.
-public enum ArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum ArchiveError: LocalizedError, Sendable, Hashable, CustomStringConvertible {
     /// Nothing exists at the path.
     case notFound(String)
     /// The folder holds no `tweets.js`, `tweet.js` or parts.
@@ -149,4 +149,10 @@ public enum ArchiveError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
         }
     }
+}
+
+extension ArchiveError {
+    /// The `description`: what `localizedDescription` says, instead of
+    /// Foundation's "The operation could not be completed. (… error N.)".
+    public var errorDescription: String? { description }
 }

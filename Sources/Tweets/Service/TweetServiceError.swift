@@ -1,5 +1,6 @@
+import Foundation
 /// Why ``TweetService`` could not answer at all.
-public enum TweetServiceError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum TweetServiceError: LocalizedError, Sendable, Hashable, CustomStringConvertible {
     /// The text is not a username (1–50 letters, digits or `_`, optional `@`).
     case invalidUsername(String)
     /// The cursor was not produced by this service, or was made for another user's timeline.
@@ -23,4 +24,10 @@ public enum TweetServiceError: Error, Sendable, Hashable, CustomStringConvertibl
         case .ownerRequired: "the input does not say whose tweets these are; name the user"
         }
     }
+}
+
+extension TweetServiceError {
+    /// The `description`: what `localizedDescription` says, instead of
+    /// Foundation's "The operation could not be completed. (… error N.)".
+    public var errorDescription: String? { description }
 }
