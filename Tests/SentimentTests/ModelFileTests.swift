@@ -467,6 +467,32 @@ struct ModelFileTests {
         }
     }
 
+    @Test("A manifest of a newer format version whose fields changed is refused for its version, not for a missing key")
+    func newerFormatWithOtherFieldsIsRefusedForItsVersion() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        let url = directory.appendingPathComponent("manifest.json")
+        try Data(#"{"format": "swift-sentiment-model", "formatVersion": 3, "model": {"title": "default"}}"#.utf8).write(to: url)
+        #expect(throws: ModelError.unsupportedVersion(path: url.path, found: 3, supported: 2)) {
+            try SentimentModel.load(from: directory)
+        }
+    }
+
+    @Test("A manifest.json of something else, or with no format, is refused as not a swift-sentiment model",
+          arguments: [#"{"format": "other-tool", "formatVersion": 1}"#, #"{"name": "default", "version": "1.0.0"}"#, #"{"format": 7}"#])
+    func otherManifestIsNotAModel(json: String) throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        let url = directory.appendingPathComponent("manifest.json")
+        try Data(json.utf8).write(to: url)
+        #expect {
+            try SentimentModel.load(from: directory)
+        } throws: { error in
+            guard case .malformedManifest(let path, let reason)? = error as? ModelError else { return false }
+            return path == url.path && reason.hasPrefix("not a swift-sentiment model") && reason.contains("\"swift-sentiment-model\"")
+        }
+    }
+
     @Test("A weights file with a wrong magic number is refused")
     func wrongMagicIsRefused() throws {
         var weights = WeightsFile.encode(ModelWeights.zeros(bucketBits: 8, lexicon: .empty(bits: 8)))

@@ -12,6 +12,13 @@ enum ModelDirectory {
     static func load(_ directory: URL) throws(ModelError) -> SentimentModel {
         let manifestURL = directory.appendingPathComponent(manifestName)
         let manifestData = try read(manifestURL)
+        // What the manifest is before what it holds: a newer format's fields may
+        // differ, and another tool's manifest.json has none of ours. (Data that
+        // is not a JSON object is left to the full decoding to describe.)
+        if let header = try? JSONDecoder().decode(ManifestHeader.self, from: manifestData),
+           let problem = header.problem(path: manifestURL.path) {
+            throw problem
+        }
         let manifest: ModelManifest
         do {
             manifest = try JSONDecoder().decode(ModelManifest.self, from: manifestData)
@@ -23,12 +30,6 @@ enum ModelDirectory {
                 + "(a negative or fractional seed, option or size, or one too large); the JSON itself is valid")
         } catch {
             throw .malformedManifest(path: manifestURL.path, reason: describe(error))
-        }
-        guard manifest.format == ModelManifest.formatName else {
-            throw .malformedManifest(path: manifestURL.path, reason: "format is \"\(manifest.format)\", expected \"\(ModelManifest.formatName)\"")
-        }
-        guard ModelManifest.readableFormatVersions.contains(manifest.formatVersion) else {
-            throw .unsupportedVersion(path: manifestURL.path, found: manifest.formatVersion, supported: ModelManifest.currentFormatVersion)
         }
         guard manifest.labels == SentimentLabel.allCases.map(\.rawValue) else {
             throw .malformedManifest(path: manifestURL.path, reason: "labels must be [\"negative\", \"neutral\", \"positive\"]")
