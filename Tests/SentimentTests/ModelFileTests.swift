@@ -493,6 +493,32 @@ struct ModelFileTests {
         }
     }
 
+    @Test("A manifest naming a weights or letter file outside the model directory is refused, naming it, and nothing outside is read",
+          arguments: ["../other/weights.bin", "/etc/passwd", "sub/weights.bin", "..", ".", "", "weights.bin\u{0}"])
+    func fileNamesOutsideTheDirectoryAreRefused(name: String) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let directory = folder.appendingPathComponent("model")
+        let other = folder.appendingPathComponent("other")
+        _ = try SentimentModel.loadDefault().save(to: directory)
+        // A whole model beside it, whose files the names reach.
+        _ = try SentimentModel.loadDefault().save(to: other)
+        let url = directory.appendingPathComponent("manifest.json")
+        let saved = try JSONDecoder().decode(ModelManifest.self, from: Data(contentsOf: url))
+        for field in ["weights.file", "letters.file"] {
+            var manifest = saved
+            if field == "weights.file" { manifest.weights.file = name } else { manifest.letters?.file = name.replacingOccurrences(of: "weights", with: "letters") }
+            let named = field == "weights.file" ? manifest.weights.file : manifest.letters!.file
+            try JSONEncoder().encode(manifest).write(to: url)
+            #expect {
+                try SentimentModel.load(from: directory)
+            } throws: { error in
+                guard case .malformedManifest(let path, let reason)? = error as? ModelError else { return false }
+                return path == url.path && reason.hasPrefix("\(field) \"\(named)\" is not a file name in the model directory")
+            }
+        }
+    }
+
     @Test("A weights file with a wrong magic number is refused")
     func wrongMagicIsRefused() throws {
         var weights = WeightsFile.encode(ModelWeights.zeros(bucketBits: 8, lexicon: .empty(bits: 8)))

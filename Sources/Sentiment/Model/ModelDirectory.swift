@@ -50,6 +50,12 @@ enum ModelDirectory {
             throw .malformedManifest(path: manifestURL.path, reason: "lexiconBits \(manifest.lexiconBits) not in \(Lexicon.bitsRange)")
         }
 
+        // The files the manifest names are the directory's own: a name with a
+        // "/" (or "." or "..") would have read a file elsewhere as the model's.
+        try checkFileName(manifest.weights.file, field: "weights.file", path: manifestURL.path)
+        if let letters = manifest.letters {
+            try checkFileName(letters.file, field: "letters.file", path: manifestURL.path)
+        }
         let weightsURL = directory.appendingPathComponent(manifest.weights.file)
         let (weights, length, digest) = try WeightsFile.read(
             weightsURL, expectedVersion: manifest.formatVersion, expectedBucketBits: manifest.features.bucketBits, expectedLexiconBits: manifest.lexiconBits)
@@ -71,6 +77,15 @@ enum ModelDirectory {
 
     /// Why a manifest's decision rule is refused (`DecisionRule.isUsable`).
     static let decisionProblem = "decision needs a temperature from 0.001 to 1000 and three finite class offsets"
+
+    /// Refuses a file name of the manifest (`field`) that is not the name of a
+    /// file in the model directory: empty, ".", ".." or holding a "/" (or a
+    /// NUL, which no file name holds).
+    private static func checkFileName(_ name: String, field: String, path: String) throws(ModelError) {
+        guard name.isEmpty || name == "." || name == ".." || name.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == 0 }) else { return }
+        throw .malformedManifest(path: path, reason: "\(field) \"\(name)\" is not a file name in the model directory "
+            + "(a name with no \"/\", not \".\" or \"..\")")
+    }
 
     /// The letter model a manifest names, checked against its size and checksum.
     private static func readLetters(_ reference: ModelManifest.WeightsReference, in directory: URL) throws(ModelError) -> LetterModel {

@@ -58,7 +58,8 @@ public struct ModelManifest: Sendable, Hashable, Codable {
 
     /// Where a file of the model is and how to check it.
     public struct WeightsReference: Sendable, Hashable, Codable {
-        /// File name inside the model directory.
+        /// File name inside the model directory: a plain name, which loading
+        /// refuses when it is empty, "." or "..", or holds a "/".
         public var file: String
         /// Its length in bytes.
         public var bytes: Int
