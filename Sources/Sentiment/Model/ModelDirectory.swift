@@ -249,7 +249,8 @@ enum ModelDirectory {
         SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 
-    private static func read(_ url: URL) throws(ModelError) -> Data {
+    /// The bytes of a regular file, or `missing` or `unreadable` naming it.
+    static func read(_ url: URL) throws(ModelError) -> Data {
         guard FileManager.default.fileExists(atPath: url.path) else { throw .missing(path: url.path) }
         // A FIFO would block the read and a device (`/dev/zero`) never end.
         var info = stat()
