@@ -1,6 +1,8 @@
 /// The predictions for an asynchronous sequence of texts, in order; made by
-/// `SentimentModel.predictions(for:)`. It fails when the base sequence fails.
-/// It is `Sendable` when its base is.
+/// `SentimentModel.predictions(for:)`. It fails when the base sequence fails,
+/// and with `CancellationError` when the task iterating it is cancelled: no
+/// text is taken from the base or classified after that, however many it
+/// still holds. It is `Sendable` when its base is.
 public struct PredictionSequence<Base: AsyncSequence>: AsyncSequence where Base.Element == String {
     public typealias Element = Prediction
     let model: SentimentModel
@@ -25,8 +27,15 @@ public struct PredictionSequence<Base: AsyncSequence>: AsyncSequence where Base.
             self.base = base
         }
 
+        /// The next text's prediction, nil at the end of the base sequence.
+        ///
+        /// - Throws: what the base throws, or `CancellationError` when the
+        ///   task is cancelled, before a text is taken or once one arrives.
         public mutating func next() async throws -> Prediction? {
+            try Task.checkCancellation()
             guard var text = try await base.next() else { return nil }
+            // Cancelled while waiting: the text that arrived is not classified.
+            try Task.checkCancellation()
             let workspace = self.workspace ?? model.makeWorkspace(sharing: model.sharedCallTable, batchCapacity: 1)
             self.workspace = workspace
             return text.withUTF8 { model.classify(utf8: [UnsafeRawBufferPointer($0)], workspace: workspace)[0] }

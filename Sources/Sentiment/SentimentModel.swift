@@ -123,6 +123,11 @@ public struct SentimentModel: Sendable {
     ///
     /// Runs on the calling thread; for many texts across cores, split the batch
     /// and give each task its own `Workspace` (see `classify(utf8:workspace:)`).
+    ///
+    /// Not cancellable: called from a task that is cancelled, it still
+    /// classifies every text. Work that should stop when its task is cancelled
+    /// can classify in smaller batches and check `Task.isCancelled` between
+    /// them, or use `predictions(for:)`, which stops at cancellation.
     public func classify(_ texts: [String]) -> [Prediction] {
         // Every call shares the model's token table: calls of a hundred
         // tweets, each with a cache of its own, ran 524k tweets/s; sharing
@@ -209,7 +214,9 @@ public struct SentimentModel: Sendable {
     }
 
     /// Classifies the texts of an asynchronous sequence as they arrive, one
-    /// prediction per text, in order.
+    /// prediction per text, in order. The iteration throws `CancellationError`
+    /// when its task is cancelled, the texts the base still holds unread
+    /// (see `PredictionSequence`).
     ///
     /// ```swift
     /// for try await prediction in model.predictions(for: lines) { … }

@@ -122,6 +122,29 @@ struct ScoringTests {
         #expect(results == model.classify(texts))
     }
 
+    @Test("The async sequence stops with CancellationError when its task is cancelled, though its base holds more texts")
+    func asyncSequenceStopsWhenCancelled() async throws {
+        let model = try Fixtures.smallModel()
+        let (stream, continuation) = AsyncStream<String>.makeStream()
+        for i in 0..<10_000 { continuation.yield("text number \(i)") }
+        continuation.finish()
+        let task = Task { () -> (count: Int, cancelled: Bool) in
+            var count = 0
+            do {
+                for try await _ in model.predictions(for: stream) {
+                    count += 1
+                    if count == 3 { withUnsafeCurrentTask { $0?.cancel() } }
+                }
+            } catch is CancellationError {
+                return (count, true)
+            } catch {}
+            return (count, false)
+        }
+        let result = await task.value
+        #expect(result.count == 3)
+        #expect(result.cancelled)
+    }
+
     @Test("The async sequence over a Sendable sequence is Sendable, so another task can consume it")
     func asyncSequenceIsSendable() async throws {
         let model = try Fixtures.smallModel()
