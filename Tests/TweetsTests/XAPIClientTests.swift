@@ -177,7 +177,7 @@ struct XAPIClientTests {
         #expect(XAPIClient.httpConfiguration.connectionPool.retryConnectionEstablishment == false)
         let sleeper = VirtualSleeper()
         let configuration = XAPIConfiguration(baseURL: URL(string: "http://127.0.0.1:1")!, bearerToken: Self.token)
-        try await XAPIClient.withClient(configuration: configuration, sleeper: sleeper, logger: testLogger) { client in
+        _ = try await XAPIClient.withClient(configuration: configuration, sleeper: sleeper, logger: testLogger) { client in
             await #expect {
                 try await client.user(username: "alice")
             } throws: { error in

@@ -79,8 +79,9 @@ public enum FoldOrder: String, Sendable, Hashable, CaseIterable {
     /// Contiguous blocks in tweet-id (time) order, so each fold is scored by a
     /// model that did not see its period: the out-of-fold scores then show the
     /// drift that new tweets bring, and the temperature and decision rule chosen
-    /// from them hold up better on later data. Examples without an id fall back
-    /// to `stratified`.
+    /// from them hold up better on later data. Copies of a tweet (examples with
+    /// one id) stay in one fold, so no fold is scored on a tweet it trained on.
+    /// Examples without an id fall back to `stratified`.
     case chronological
 }
 
