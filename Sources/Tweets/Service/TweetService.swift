@@ -94,9 +94,10 @@ public final class TweetService: Sendable {
     /// A first page (no cursor) that is answered records the username in the
     /// search history (unknown users are not recorded), unless `recordsSearch`
     /// is false or the store is read-only (``TweetStore/isReadOnly``, whose
-    /// classifications are made for the page and not stored either). The record is best-effort: when it cannot be written (the
-    /// database locked by another process), a warning is logged and the page
-    /// is answered all the same.
+    /// classifications are made for the page and not stored either). The
+    /// record is best-effort: when it cannot be written (the database locked
+    /// by another process), a warning is logged and the page is answered all
+    /// the same.
     ///
     /// - Parameters:
     ///   - username: with or without `@`, any case.
