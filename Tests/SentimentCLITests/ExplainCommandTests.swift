@@ -175,6 +175,41 @@ struct ExplainCommandTests {
         #expect(invalid.outputLines.first == "text      great day \u{FFFD}\u{FFFD}")
     }
 
+    @Test("explain - with a folder on standard input exits 66 saying why, as classify does")
+    func folderOnStandardInput() async throws {
+        let sentiment = try #require(SentimentExecutable.url)
+        let run = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"exec "$0" explain - < /"#, sentiment.path])
+        #expect(run.status == 66, "\(run.stderr)")
+        #expect(run.output.isEmpty)
+        #expect(run.stderr.contains("cannot read standard input: Is a directory"), "\(run.stderr)")
+    }
+
+    @Test("explain - waits for a text on a non-blocking standard input, as some parent processes leave it, instead of exiting 66")
+    func nonBlockingStandardInput() async throws {
+        let folder = try TemporaryFolder("explain-nonblocking")
+        let process = try SentimentExecutable.process(["explain", "-"])
+        let input = Pipe()
+        let readEnd = input.fileHandleForReading.fileDescriptor
+        try #require(fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK) == 0)
+        process.standardInput = input
+        let output = folder.appendingPathComponent("stdout"), errors = folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        // The text comes after explain has started reading and found the pipe empty.
+        try await Task.sleep(for: .seconds(1))
+        signal(SIGPIPE, SIG_IGN)  // if explain has already left, the write fails with EPIPE and the test says why below
+        try? input.fileHandleForWriting.write(contentsOf: Data("what a lovely day\n".utf8))
+        try input.fileHandleForWriting.close()
+        await SentimentExecutable.exit(of: process)
+        let stderr = try String(contentsOf: errors, encoding: .utf8)
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(try String(contentsOf: output, encoding: .utf8).hasPrefix("text      what a lovely day\n"), "\(stderr)")
+    }
+
     @Test("A text argument that is not valid UTF-8 is explained with a warning; a real U+FFFD in the text is not warned about")
     func invalidArgument() async throws {
         let sentiment = try #require(SentimentExecutable.url)
