@@ -125,27 +125,12 @@ struct ExplainCommand: ParsableCommand {
     /// read (saying why: "Is a directory"), 64 when it holds nothing to explain;
     /// a non-blocking standard input is waited on, as `classify` waits on it.
     private static func readStandardInput() throws -> String {
-        if StandardStreams.inputWasClosed {
-            printError("cannot read standard input: closed")
+        let data: Data
+        do {
+            data = try StandardStreams.readInput()
+        } catch {
+            printError("cannot read standard input: \(error.reason)")
             throw ExitCode.noInput
-        }
-        var data = Data()
-        var block = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            // read(2) rather than FileHandle, whose error says only "NSCocoaErrorDomain error 256".
-            let count = block.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                let error = errno
-                if error == EINTR { continue }
-                if error == EAGAIN || error == EWOULDBLOCK {  // non-blocking, as some parents leave it: wait for data
-                    var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-                    if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
-                }
-                printError("cannot read standard input: \(String(cString: strerror(error)))")
-                throw ExitCode.noInput
-            }
-            data.append(contentsOf: block[..<count])
         }
         let valid = String(validating: data, as: UTF8.self)
         if valid == nil { printError("warning: standard input is not valid UTF-8; invalid bytes are read as U+FFFD") }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CStandardStreams
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -19,6 +20,44 @@ enum StandardStreams {
 
     /// Standard output was closed when the process started (`sentiment classify >&-`).
     static var outputWasClosed: Bool { sst_was_closed(STDOUT_FILENO) != 0 }
+
+    /// Why standard input could not be read, for each command to say in its own words.
+    struct ReadError: Error {
+        /// "closed" when standard input was closed at the start, else the
+        /// system's text for the failed read ("Is a directory").
+        let reason: String
+    }
+
+    /// All of standard input, read with `read(2)` (FileHandle's error says
+    /// only "NSCocoaErrorDomain error 256"), retrying EINTR and waiting for
+    /// data when standard input is non-blocking (EAGAIN: a parent process such
+    /// as a Node.js script may leave its pipe so), as `classify` waits on it.
+    ///
+    /// - Throws: `ReadError` saying why standard input cannot be read: closed
+    ///   at the start, or a folder (`< /tmp`: "Is a directory").
+    static func readInput() throws(ReadError) -> Data {
+        if inputWasClosed { throw ReadError(reason: "closed") }
+        var data = Data()
+        var block = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = block.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count == 0 { return data }
+            if count > 0 {
+                data.append(contentsOf: block[..<count])
+                continue
+            }
+            var error = errno
+            if error == EINTR { continue }
+            if error == EAGAIN || error == EWOULDBLOCK {
+                var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+                // POLLHUP (the writer went away) comes back too: the next read gives the end.
+                if poll(&ready, 1, -1) >= 0 { continue }
+                error = errno
+                if error == EINTR { continue }
+            }
+            throw ReadError(reason: String(cString: strerror(error)))
+        }
+    }
 
     /// Stops a command whose results go to standard output when it was closed:
     /// exit 74, the output error, before any work is done.

@@ -248,16 +248,13 @@ private func readLabelled<T>(
     return try reportingDataFileErrors { () throws(DataFileError) in try data(bytes, dataName(path)) }
 }
 
-/// All of standard input, or exit 66 saying why it cannot be read.
+/// All of standard input, or exit 66 saying why it cannot be read ("closed",
+/// "Is a directory"); a non-blocking standard input is waited on.
 private func readStandardInput() throws -> Data {
-    guard !StandardStreams.inputWasClosed else {
-        printError("cannot read \(dataName("-")): closed")
-        throw ExitCode.noInput
-    }
     do {
-        return try FileHandle.standardInput.readToEnd() ?? Data()
+        return try StandardStreams.readInput()
     } catch {
-        printError("cannot read \(dataName("-")): \(error.localizedDescription)")
+        printError("cannot read \(dataName("-")): \(error.reason)")
         throw ExitCode.noInput
     }
 }

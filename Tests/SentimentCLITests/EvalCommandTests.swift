@@ -156,6 +156,44 @@ struct EvalCommandTests {
         #expect(!FileManager.default.fileExists(atPath: SentimentExecutable.packageRoot.appendingPathComponent("-").path))
     }
 
+    @Test("eval - and train --train - with a folder on standard input exit 66 saying why, as explain does")
+    func folderOnStandardInput() async throws {
+        let sentiment = try #require(SentimentExecutable.url)
+        let out = folder.appendingPathComponent("model").path
+        for command in [#"exec "$0" eval Models/default - < /"#, #"exec "$0" train --train - --out "$1" < /"#] {
+            let run = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/bin/sh"),
+                ["-c", command, sentiment.path, out])
+            #expect(run.status == 66, "\(command): \(run.stderr)")
+            #expect(run.output.isEmpty, "\(command)")
+            #expect(run.stderr.contains("cannot read standard input: Is a directory"), "\(command): \(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
+    @Test("eval - waits for the data on a non-blocking standard input, as some parent processes leave it, instead of exiting 66")
+    func nonBlockingStandardInput() async throws {
+        let process = try SentimentExecutable.process(["eval", "Models/default", "-"])
+        let input = Pipe()
+        let readEnd = input.fileHandleForReading.fileDescriptor
+        try #require(fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK) == 0)
+        process.standardInput = input
+        let output = folder.appendingPathComponent("stdout"), errors = folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        // The data comes after eval has started reading and found the pipe empty.
+        try await Task.sleep(for: .seconds(1))
+        signal(SIGPIPE, SIG_IGN)  // if eval has already left, the write fails with EPIPE and the test says why below
+        try? input.fileHandleForWriting.write(contentsOf: try Data(contentsOf: URL(fileURLWithPath: labelled)))
+        try input.fileHandleForWriting.close()
+        await SentimentExecutable.exit(of: process)
+        let stderr = try String(contentsOf: errors, encoding: .utf8)
+        #expect(process.terminationStatus == 0, "\(stderr)")
+        #expect(try String(contentsOf: output, encoding: .utf8).contains("data  standard input (16 tweets)\n"), "\(stderr)")
+    }
+
     @Test("One tweet is counted as one tweet, in the table and in the report")
     func oneTweet() async throws {
         let file = folder.appendingPathComponent("one.tsv")

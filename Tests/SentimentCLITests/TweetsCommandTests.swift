@@ -228,6 +228,21 @@ final class TweetsCommandTests {
         #expect(twice.stderr.contains("standard input ('-') can be read once"), "\(twice.stderr)")
     }
 
+    @Test("import - and tweets --archive - with a folder on standard input exit 66 saying why, as explain does")
+    func folderOnStandardInput() async throws {
+        let executable = try #require(SentimentExecutable.url)
+        let db = try freshDatabase()
+        for command in [#"exec "$0" import - --db "$1" < /"#, #"exec "$0" tweets walker --archive - --db "$1" < /"#] {
+            let run = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/bin/sh"),
+                ["-c", command, executable.path, db],
+                environment: ["X_BEARER_TOKEN": nil, "SENTIMENT_DB": nil, "X_API_URL": nil,
+                              "HOME": FileManager.default.temporaryDirectory.path])
+            #expect(run.status == 66, "\(command): \(run.stderr)")
+            #expect(run.output.isEmpty, "\(command)")
+            #expect(run.stderr.contains("cannot read standard input: Is a directory"), "\(command): \(run.stderr)")
+        }
+    }
+
     @Test("A timeline reads an archive piped to standard input with --archive -")
     func timelineFromStandardInput() async throws {
         let dump = SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/rainyday_ops.jsonl").path

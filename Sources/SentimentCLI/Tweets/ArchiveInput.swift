@@ -28,11 +28,10 @@ enum ArchiveInput {
     }
 
     private static func readStandardInput() throws -> Data {
-        if StandardStreams.inputWasClosed { throw ArchiveError.unreadable(standardInputName, reason: "closed") }
         do {
-            return try FileHandle.standardInput.readToEnd() ?? Data()
+            return try StandardStreams.readInput()
         } catch {
-            throw ArchiveError.unreadable(standardInputName, reason: (error as NSError).localizedDescription)
+            throw ArchiveError.unreadable(standardInputName, reason: error.reason)
         }
     }
 }
