@@ -1,4 +1,5 @@
 import Foundation
+import Sentiment
 
 /// The input every measurement reads: N tweets cycled from a source file, as a
 /// plain-text dump (one tweet per line) and as Twitter API v1.1 JSON Lines.
@@ -22,7 +23,9 @@ struct Corpus {
 
     /// Reads `path`: a TSV with an `id	label	text` header (the shared SemEval
     /// files: the `text` column), or any other file with one text per line.
-    /// Tabs, CR and LF inside a text are folded to spaces; empty lines are skipped.
+    /// Tabs, CR and LF inside a text are folded to spaces; blank lines (nothing
+    /// visible: a CRLF file's empty lines, spaces only) are skipped, as
+    /// `sentiment classify` would answer them with an error record, not a label.
     static func load(_ path: String) throws -> Corpus {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BenchError("cannot read \(path)")
@@ -50,7 +53,7 @@ struct Corpus {
                 text = Array(line)
             }
             for i in text.indices where text[i] == 0x09 || text[i] == 0x0D { text[i] = 0x20 }
-            if !text.isEmpty { texts.append(text) }
+            if !text.withUnsafeBytes(BlankText.isBlank(utf8:)) { texts.append(text) }
         }
         guard !texts.isEmpty else { throw BenchError("no texts in \(path)") }
         return Corpus(texts: texts, source: path)

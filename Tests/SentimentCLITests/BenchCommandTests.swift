@@ -54,4 +54,18 @@ struct BenchCommandTests {
         let svg = try String(contentsOf: folder.appendingPathComponent("results/bench.svg"), encoding: .utf8)
         #expect(svg.hasPrefix("<svg") && svg.contains("tokenizer"))
     }
+
+    @Test("Blank lines of --input (a CRLF file's empty lines, spaces only) are left out of the dump, not timed as error records")
+    func blankInputLinesLeftOut() async throws {
+        let input = folder.appendingPathComponent("crlf.txt")
+        try Data("good morning :)\r\n\r\n   \r\nwhat a bad day\r\n".utf8).write(to: input)
+        let json = folder.appendingPathComponent("results/bench.json")
+        let run = try await bench(["--input", input.path, "--filter", "process/plain-1-core", "--json", json.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.output.contains("(2 texts)"), "\(run.output)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        let results = try #require(report["results"] as? [[String: Any]])
+        let note = try #require(results.first?["note"] as? String)
+        #expect(note.contains("errors 0"), "\(note)")
+    }
 }
