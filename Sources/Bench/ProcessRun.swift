@@ -175,13 +175,23 @@ struct ClassifyProcess {
     }
 
     /// Classifies `input` with stdout to /dev/null; the summary line from stderr is kept.
+    ///
+    /// - Throws: `BenchError` when the run did not classify every line (an
+    ///   error record, exit status 65) or failed.
     func run(input: URL, threads: Int, pinned: Bool) throws -> (ChildRun, summary: String) {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("bench-classify-\(getpid()).log").path
         defer { unlink(log) }
         let run = try ChildProcess.runMeasuringRSS(arguments(threads: threads, pinned: pinned), stdin: input.path, stderr: log)
         let summary = (try? String(contentsOfFile: log, encoding: .utf8))?
             .split(separator: "\n").last.map(String.init) ?? ""
-        guard run.status == 0 || run.status == 65 else {
+        // 65 is a run that answered some lines with error records: timing it
+        // would count them as tweets classified.
+        guard run.status != 65 || !summary.hasPrefix("classified ") else {
+            throw BenchError("sentiment classify answered some of the dump's lines with error records (\(summary)), "
+                + "which its rate would count as tweets classified; a line of --input whose first visible character "
+                + "is \"{\" is read as JSON, not as a tweet's text")
+        }
+        guard run.status == 0 else {
             throw BenchError("sentiment classify exited with \(run.status): \(summary)")
         }
         return (run, summary)

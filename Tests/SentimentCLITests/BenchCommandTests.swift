@@ -68,4 +68,16 @@ struct BenchCommandTests {
         let note = try #require(results.first?["note"] as? String)
         #expect(note.contains("errors 0"), "\(note)")
     }
+
+    @Test("A dump line that sentiment classify answers with an error record stops the run, saying so, rather than timing it as a tweet")
+    func errorRecordsStopTheRun() async throws {
+        let input = folder.appendingPathComponent("braces.txt")
+        try Data("{happy} day\nwhat a bad day\n".utf8).write(to: input)
+        let json = folder.appendingPathComponent("results/bench.json")
+        let run = try await bench(["--input", input.path, "--filter", "process/plain-1-core", "--json", json.path])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("answered some of the dump's lines with error records"), "\(run.stderr)")
+        #expect(run.stderr.contains("errors 10"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: json.path))
+    }
 }
