@@ -111,7 +111,13 @@ struct BenchCommand: ParsableCommand {
         try requireWritable(json, option: "--json")
         try requireWritable(svgPath, option: "--svg")
 
-        let corpus = try Corpus.load(source)
+        let corpus: Corpus
+        do {
+            corpus = try Corpus.load(source)
+        } catch let error as BenchError where input == nil {
+            throw BenchError("the texts to build the dumps from, by default the shared SemEval train.tsv beside the repository: "
+                + "\(error); give a file with --input")
+        }
         let work = URL(fileURLWithPath: workDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("swift-sentiment-bench").path)
         let dump = try DumpWriter.make(corpus: corpus, tweets: tweets, jsonlTweets: jsonlTweets ?? min(tweets, 200_000), in: work)
         print("""

@@ -80,4 +80,12 @@ struct BenchCommandTests {
         #expect(run.stderr.contains("errors 10"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: json.path))
     }
+
+    @Test("A missing --input stops the run naming the file and the reason")
+    func missingInput() async throws {
+        let missing = folder.appendingPathComponent("no-such-texts.txt")
+        let run = try await bench(["--input", missing.path, "--filter", "tokenizer/all"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("\(missing.path): no such file"), "\(run.stderr)")
+    }
 }
