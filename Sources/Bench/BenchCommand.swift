@@ -188,7 +188,7 @@ struct BenchCommand: ParsableCommand {
             writeToStandardError("Bench: no benchmark's name contains \(names)\(hint)\n")
         }
 
-        let (goals, ratios) = Goals.check(recorder)
+        let (goals, ratios) = Goals.check(recorder, plainTweets: dump.plainTweets)
         Goals.print(goals, ratios: ratios)
         machine.loadAtEnd = loadAverage()
 

@@ -88,4 +88,12 @@ struct BenchCommandTests {
         #expect(run.status != 0)
         #expect(run.stderr.contains("\(missing.path): no such file"), "\(run.stderr)")
     }
+
+    @Test("The peak RSS goal names the size of the dump it was measured on, not the goal's 1M tweets")
+    func peakRSSGoalNamesTheDump() async throws {
+        let run = try await bench(["--filter", "process/plain-1-core", "--json", folder.appendingPathComponent("results/bench.json").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.output.contains("peak RSS classifying the 20-tweet dump (the goal's is 1M)"), "\(run.output)")
+        #expect(!run.output.contains("classifying the 1M dump"), "\(run.output)")
+    }
 }
