@@ -123,7 +123,11 @@ enum DumpWriter {
 
     private static func fnv1a(_ texts: [[UInt8]]) -> UInt32 {
         var hash: UInt32 = 0x811C_9DC5
-        for text in texts { for byte in text { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 } }
+        // Each text ends with its line break, so "ab", "c" and "abc" are different corpora.
+        for text in texts {
+            for byte in text { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+            hash = (hash ^ 0x0A) &* 0x0100_0193
+        }
         return hash
     }
 }

@@ -96,4 +96,20 @@ struct BenchCommandTests {
         #expect(run.output.contains("peak RSS classifying the 20-tweet dump (the goal's is 1M)"), "\(run.output)")
         #expect(!run.output.contains("classifying the 1M dump"), "\(run.output)")
     }
+
+    @Test("A dump kept in --work-dir is not reused for other texts whose bytes run the same without the line breaks")
+    func keptDumpNotReusedForOtherTexts() async throws {
+        let json = folder.appendingPathComponent("results/bench.json")
+        var bytes: [Int] = []
+        for (name, texts) in [("split.txt", "ab\nc\n"), ("joined.txt", "abc\n")] {
+            let input = folder.appendingPathComponent(name)
+            try Data(texts.utf8).write(to: input)
+            let run = try await bench(["--input", input.path, "--filter", "tokenizer/all", "--json", json.path])
+            #expect(run.status == 0, "\(run.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+            let results = try #require(report["results"] as? [[String: Any]])
+            bytes.append(try #require(results.first?["bytes"] as? Int))
+        }
+        #expect(bytes == [30, 60], "20 tweets of \"ab\" and \"c\", then 20 of \"abc\"")
+    }
 }
