@@ -115,25 +115,19 @@ struct EvalCommandTests {
         #expect(try await eval(["--model", "Models/default", "Models/default", labelled]).status == 64)
     }
 
-    @Test("A row with a tab in a text that is not the last column exits 65 naming the line, instead of scoring the text cut at the tab")
-    func tabInATextBeforeAnotherColumn() async throws {
-        let data = folder.appendingPathComponent("text-in-the-middle.tsv")
-        try "label\ttext\tid\npositive\tI love this\t1\nnegative\tworst\tday ever\t2\n".write(to: data, atomically: false, encoding: .utf8)
+    @Test("A malformed data file (a tab in a text that is not the last column, a header naming a column twice) exits 65 naming the file, line and reason, instead of scoring the text cut at the tab or the first column",
+          arguments: [
+              ("text-in-the-middle.tsv", "label\ttext\tid\npositive\tI love this\t1\nnegative\tworst\tday ever\t2\n",
+               "text-in-the-middle.tsv:3: expected 3 tab-separated columns, found 4 (a tab in a text is only kept when text is the last column)"),
+              ("two-texts.tsv", "label\ttext\ttext\npositive\tI love this\tworst day ever\n",
+               "two-texts.tsv:1: header names the \"text\" column twice (columns 2 and 3): which one to read is not clear"),
+          ])
+    func malformedDataFile(name: String, contents: String, reason: String) async throws {
+        let data = folder.appendingPathComponent(name)
+        try contents.write(to: data, atomically: false, encoding: .utf8)
         let run = try await eval(["Models/default", data.path])
         #expect(run.status == 65, "\(run.output)")
-        #expect(run.stderr.contains("text-in-the-middle.tsv:3: expected 3 tab-separated columns, found 4 (a tab in a text is only kept when text is the last column)"),
-                "\(run.stderr)")
-        #expect(run.output.isEmpty)
-    }
-
-    @Test("A header that names the text column twice exits 65 naming the file, line and columns, instead of scoring the first")
-    func headerNamingAColumnTwice() async throws {
-        let data = folder.appendingPathComponent("two-texts.tsv")
-        try "label\ttext\ttext\npositive\tI love this\tworst day ever\n".write(to: data, atomically: false, encoding: .utf8)
-        let run = try await eval(["Models/default", data.path])
-        #expect(run.status == 65, "\(run.output)")
-        #expect(run.stderr.contains("two-texts.tsv:1: header names the \"text\" column twice (columns 2 and 3): which one to read is not clear"),
-                "\(run.stderr)")
+        #expect(run.stderr.contains(reason), "\(run.stderr)")
         #expect(run.output.isEmpty)
     }
 
@@ -172,26 +166,10 @@ struct EvalCommandTests {
 
     @Test("eval - waits for the data on a non-blocking standard input, as some parent processes leave it, instead of exiting 66")
     func nonBlockingStandardInput() async throws {
-        let process = try SentimentExecutable.process(["eval", "Models/default", "-"])
-        let input = Pipe()
-        let readEnd = input.fileHandleForReading.fileDescriptor
-        try #require(fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK) == 0)
-        process.standardInput = input
-        let output = folder.appendingPathComponent("stdout"), errors = folder.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        // The data comes after eval has started reading and found the pipe empty.
-        try await Task.sleep(for: .seconds(1))
-        signal(SIGPIPE, SIG_IGN)  // if eval has already left, the write fails with EPIPE and the test says why below
-        try? input.fileHandleForWriting.write(contentsOf: try Data(contentsOf: URL(fileURLWithPath: labelled)))
-        try input.fileHandleForWriting.close()
-        await SentimentExecutable.exit(of: process)
-        let stderr = try String(contentsOf: errors, encoding: .utf8)
-        #expect(process.terminationStatus == 0, "\(stderr)")
-        #expect(try String(contentsOf: output, encoding: .utf8).contains("data  standard input (16 tweets)\n"), "\(stderr)")
+        let run = try await SentimentExecutable.runWithLateNonBlockingInput(
+            ["eval", "Models/default", "-"], input: try Data(contentsOf: URL(fileURLWithPath: labelled)))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.output.contains("data  standard input (16 tweets)\n"), "\(run.stderr)")
     }
 
     @Test("One tweet is counted as one tweet, in the table and in the report")
@@ -300,17 +278,10 @@ struct EvalCommandTests {
         let input = try FileHandle(forReadingFrom: copy)
         defer { try? input.close() }
         process.standardInput = input
-        let output = folder.appendingPathComponent("stdout"), errors = folder.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        await SentimentExecutable.exit(of: process)
-        let stderr = try String(contentsOf: errors, encoding: .utf8)
-        #expect(process.terminationStatus == 64, "\(stderr)")
-        #expect(stderr.contains("is the file standard input reads: give the report another name"), "\(stderr)")
-        #expect(try Data(contentsOf: output).isEmpty)
+        let run = try await SentimentExecutable.run(prepared: process)
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("is the file standard input reads: give the report another name"), "\(run.stderr)")
+        #expect(run.stdout.isEmpty)
         #expect(try Data(contentsOf: copy) == before)
     }
 

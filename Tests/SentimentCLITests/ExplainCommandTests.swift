@@ -187,27 +187,9 @@ struct ExplainCommandTests {
 
     @Test("explain - waits for a text on a non-blocking standard input, as some parent processes leave it, instead of exiting 66")
     func nonBlockingStandardInput() async throws {
-        let folder = try TemporaryFolder("explain-nonblocking")
-        let process = try SentimentExecutable.process(["explain", "-"])
-        let input = Pipe()
-        let readEnd = input.fileHandleForReading.fileDescriptor
-        try #require(fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK) == 0)
-        process.standardInput = input
-        let output = folder.appendingPathComponent("stdout"), errors = folder.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        try process.run()
-        // The text comes after explain has started reading and found the pipe empty.
-        try await Task.sleep(for: .seconds(1))
-        signal(SIGPIPE, SIG_IGN)  // if explain has already left, the write fails with EPIPE and the test says why below
-        try? input.fileHandleForWriting.write(contentsOf: Data("what a lovely day\n".utf8))
-        try input.fileHandleForWriting.close()
-        await SentimentExecutable.exit(of: process)
-        let stderr = try String(contentsOf: errors, encoding: .utf8)
-        #expect(process.terminationStatus == 0, "\(stderr)")
-        #expect(try String(contentsOf: output, encoding: .utf8).hasPrefix("text      what a lovely day\n"), "\(stderr)")
+        let run = try await SentimentExecutable.runWithLateNonBlockingInput(["explain", "-"], input: Data("what a lovely day\n".utf8))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.output.hasPrefix("text      what a lovely day\n"), "\(run.stderr)")
     }
 
     @Test("A text argument that is not valid UTF-8 is explained with a warning; a real U+FFFD in the text is not warned about")

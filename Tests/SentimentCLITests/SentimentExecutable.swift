@@ -122,6 +122,21 @@ enum SentimentExecutable {
             stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
     }
 
+    /// Runs `process` (made by ``process(_:sourceLocation:)``, its standard
+    /// input set by the caller) with its output and errors caught in files.
+    static func run(prepared process: Process) async throws -> Run {
+        let folder = try TemporaryFolder("sentiment-prepared-run")
+        let output = folder.appendingPathComponent("stdout"), errors = folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        await exit(of: process)
+        return Run(status: process.terminationStatus, stdout: try Data(contentsOf: output),
+                   stderr: try String(contentsOf: errors, encoding: .utf8))
+    }
+
     /// A `sentiment arguments…` process, not yet started, run from the package root.
     static func process(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Process {
         let process = Process()

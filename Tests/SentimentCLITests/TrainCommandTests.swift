@@ -288,28 +288,18 @@ struct TrainCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
-    @Test("A --train or --dev row with a tab in a text that is not the last column exits 65 naming the line, before training, and no model is written")
-    func tabInATextBeforeAnotherColumn() async throws {
-        let data = folder.appendingPathComponent("text-in-the-middle.tsv")
-        try "label\ttext\tid\npositive\tI love this\t1\nnegative\tworst\tday ever\t2\n".write(to: data, atomically: false, encoding: .utf8)
-        let reason = "text-in-the-middle.tsv:3: expected 3 tab-separated columns, found 4 (a tab in a text is only kept when text is the last column)"
+    @Test("A malformed --train or --dev file (a tab in a text that is not the last column, a header naming a column twice) exits 65 naming the file, line and reason, before training, and no model is written",
+          arguments: [
+              ("text-in-the-middle.tsv", "label\ttext\tid\npositive\tI love this\t1\nnegative\tworst\tday ever\t2\n",
+               "text-in-the-middle.tsv:3: expected 3 tab-separated columns, found 4 (a tab in a text is only kept when text is the last column)"),
+              ("two-labels.tsv", "label\ttext\tlabel\npositive\tI love this\tnegative\n",
+               "two-labels.tsv:1: header names the \"label\" column twice (columns 1 and 3): which one to read is not clear"),
+          ])
+    func malformedDataFile(file: String, contents: String, reason: String) async throws {
+        let data = folder.appendingPathComponent(file)
+        try contents.write(to: data, atomically: false, encoding: .utf8)
         for (name, arguments) in [("as-train", ["--train", data.path]), ("as-dev", ["--train", labelled, "--dev", data.path])] {
-            let out = folder.appendingPathComponent(name)
-            let run = try await SentimentExecutable.run(["train"] + arguments + ["--out", out.path, "--bucket-bits", "14", "--folds", "3", "--threads", "2"])
-            #expect(run.status == 65, "\(name): \(run.stderr)")
-            #expect(run.stderr.contains(reason), "\(name): \(run.stderr)")
-            #expect(!run.stderr.contains("featurizing"), "\(name): \(run.stderr)")
-            #expect(!FileManager.default.fileExists(atPath: out.path), "\(name)")
-        }
-    }
-
-    @Test("A --train or --dev header that names the label column twice exits 65 naming the file, line and columns, before training, and no model is written")
-    func headerNamingAColumnTwice() async throws {
-        let data = folder.appendingPathComponent("two-labels.tsv")
-        try "label\ttext\tlabel\npositive\tI love this\tnegative\n".write(to: data, atomically: false, encoding: .utf8)
-        let reason = "two-labels.tsv:1: header names the \"label\" column twice (columns 1 and 3): which one to read is not clear"
-        for (name, arguments) in [("as-train", ["--train", data.path]), ("as-dev", ["--train", labelled, "--dev", data.path])] {
-            let out = folder.appendingPathComponent(name)
+            let out = folder.appendingPathComponent("\(file)-\(name)")
             let run = try await SentimentExecutable.run(["train"] + arguments + ["--out", out.path, "--bucket-bits", "14", "--folds", "3", "--threads", "2"])
             #expect(run.status == 65, "\(name): \(run.stderr)")
             #expect(run.stderr.contains(reason), "\(name): \(run.stderr)")
