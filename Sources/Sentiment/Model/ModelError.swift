@@ -6,7 +6,7 @@ import Foundation
 /// `description` is a one-line message naming the file and what is wrong,
 /// and `localizedDescription` (`LocalizedError`) is the same, so an
 /// application that logs errors generically shows it too.
-public enum ModelError: LocalizedError, Sendable, Hashable, CustomStringConvertible {
+public enum ModelError: Sendable, Hashable, DescribedError {
     /// The file (or directory) does not exist.
     case missing(path: String)
     /// The file exists but could not be read.
@@ -56,8 +56,4 @@ public enum ModelError: LocalizedError, Sendable, Hashable, CustomStringConverti
         case .writeFailed(let path, let reason): "\(path): cannot write: \(reason)"
         }
     }
-
-    /// The `description`: what `localizedDescription` says, instead of
-    /// Foundation's "The operation could not be completed. (Sentiment.ModelError error 0.)".
-    public var errorDescription: String? { description }
 }

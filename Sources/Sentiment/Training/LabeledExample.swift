@@ -19,7 +19,7 @@ public struct LabeledExample: Sendable, Hashable {
 }
 
 /// Why a labelled data file could not be read.
-public struct DataFileError: LocalizedError, Sendable, Hashable, CustomStringConvertible {
+public struct DataFileError: Sendable, Hashable, DescribedError {
     /// The file.
     public var path: String
     /// The 1-based line, when the problem is on one line.
@@ -163,10 +163,4 @@ extension LabeledExample {
             throw failure("cannot read: \(error.localizedDescription)")
         }
     }
-}
-
-extension DataFileError {
-    /// The `description`: what `localizedDescription` says, instead of
-    /// Foundation's "The operation could not be completed. (… error N.)".
-    public var errorDescription: String? { description }
 }

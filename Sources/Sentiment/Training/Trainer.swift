@@ -404,7 +404,7 @@ public struct Trainer: Sendable {
 }
 
 /// Why training could not start.
-public enum TrainingError: LocalizedError, Sendable, CustomStringConvertible {
+public enum TrainingError: Sendable, DescribedError {
     /// The training set is empty.
     case noExamples
     /// Every example has this label: a model needs at least two classes to tell apart.
@@ -439,10 +439,4 @@ struct SplitMix64: RandomNumberGenerator {
         state &+= 0x9E37_79B9_7F4A_7C15
         return FeatureHash.mix(state &- 0x9E37_79B9_7F4A_7C15)
     }
-}
-
-extension TrainingError {
-    /// The `description`: what `localizedDescription` says, instead of
-    /// Foundation's "The operation could not be completed. (… error N.)".
-    public var errorDescription: String? { description }
 }

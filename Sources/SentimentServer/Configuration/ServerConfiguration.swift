@@ -1,4 +1,5 @@
 import Foundation
+import Sentiment
 import Logging
 import Tweets
 
@@ -281,7 +282,7 @@ public struct ServerConfiguration: Sendable {
 }
 
 /// Why a ``ServerConfiguration`` cannot be used.
-public enum ConfigurationError: LocalizedError, Sendable, Hashable, CustomStringConvertible {
+public enum ConfigurationError: Sendable, Hashable, DescribedError {
     /// A setting's value cannot be read.
     case invalidValue(name: String, value: String, expected: String)
     /// The server would listen beyond loopback without an API key for its write endpoints.
@@ -298,10 +299,4 @@ public enum ConfigurationError: LocalizedError, Sendable, Hashable, CustomString
         case .profileViolation(let profile, let reason): "profile \(profile.rawValue): \(reason)"
         }
     }
-}
-
-extension ConfigurationError {
-    /// The `description`: what `localizedDescription` says, instead of
-    /// Foundation's "The operation could not be completed. (… error N.)".
-    public var errorDescription: String? { description }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Sentiment
 import Tweets
 
 /// The tweet database could not be opened or created when the server started:
@@ -6,17 +7,11 @@ import Tweets
 /// ``TweetStore/openFailureMessage(path:error:)``. The server always writes
 /// (searches, labels), so a file it may not write is refused: "cannot use the
 /// database PATH: it is read-only (…)".
-public struct DatabaseOpenError: LocalizedError, CustomStringConvertible {
+public struct DatabaseOpenError: DescribedError {
     /// The database path from the configuration.
     public var path: String
     /// What SQLite or the file system said.
     public var underlying: any Error
 
     public var description: String { TweetStore.openFailureMessage(path: path, error: underlying) }
-}
-
-extension DatabaseOpenError {
-    /// The `description`: what `localizedDescription` says, instead of
-    /// Foundation's "The operation could not be completed. (… error N.)".
-    public var errorDescription: String? { description }
 }

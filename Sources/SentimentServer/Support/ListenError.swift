@@ -1,4 +1,4 @@
-import Foundation
+import Sentiment
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,7 +9,7 @@ import Darwin
 /// in use, the host is not an address of this machine, or the port needs
 /// privileges the process does not have. `sentiment serve` reports it with
 /// exit status 69.
-public struct ListenError: LocalizedError, CustomStringConvertible {
+public struct ListenError: DescribedError {
     /// The configured host.
     public var host: String
     /// The configured port.
@@ -24,10 +24,4 @@ public struct ListenError: LocalizedError, CustomStringConvertible {
         let hint = errno == EADDRINUSE ? " (another process listens there; choose another --port)" : ""
         return "cannot listen on \(address): \(String(cString: strerror(errno)))\(hint)"
     }
-}
-
-extension ListenError {
-    /// The `description`: what `localizedDescription` says, instead of
-    /// Foundation's "The operation could not be completed. (… error N.)".
-    public var errorDescription: String? { description }
 }

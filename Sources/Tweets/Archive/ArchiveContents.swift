@@ -1,4 +1,5 @@
 import Foundation
+import Sentiment
 
 /// What an archive or dump held: its users and tweets, and the entries that
 /// could not be read.
@@ -133,7 +134,7 @@ public struct ArchiveIssue: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Why an archive could not be read at all.
-public enum ArchiveError: LocalizedError, Sendable, Hashable, CustomStringConvertible {
+public enum ArchiveError: Sendable, Hashable, DescribedError {
     /// Nothing exists at the path.
     case notFound(String)
     /// The folder holds no `tweets.js`, `tweet.js` or parts.
@@ -149,10 +150,4 @@ public enum ArchiveError: LocalizedError, Sendable, Hashable, CustomStringConver
         case .unreadable(let path, let reason): "cannot read \(path): \(reason)"
         }
     }
-}
-
-extension ArchiveError {
-    /// The `description`: what `localizedDescription` says, instead of
-    /// Foundation's "The operation could not be completed. (… error N.)".
-    public var errorDescription: String? { description }
 }

@@ -1,6 +1,6 @@
-import Foundation
+import Sentiment
 /// Why ``TweetService`` could not answer at all.
-public enum TweetServiceError: LocalizedError, Sendable, Hashable, CustomStringConvertible {
+public enum TweetServiceError: Sendable, Hashable, DescribedError {
     /// The text is not a username (1–50 letters, digits or `_`, optional `@`).
     case invalidUsername(String)
     /// The cursor was not produced by this service, or was made for another user's timeline.
@@ -24,10 +24,4 @@ public enum TweetServiceError: LocalizedError, Sendable, Hashable, CustomStringC
         case .ownerRequired: "the input does not say whose tweets these are; name the user"
         }
     }
-}
-
-extension TweetServiceError {
-    /// The `description`: what `localizedDescription` says, instead of
-    /// Foundation's "The operation could not be completed. (… error N.)".
-    public var errorDescription: String? { description }
 }

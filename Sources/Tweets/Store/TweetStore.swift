@@ -511,7 +511,7 @@ public final class TweetStore: Sendable {
 }
 
 /// Why a ``TweetStore`` refuses a database file.
-public enum TweetStoreError: LocalizedError, Sendable, Hashable, CustomStringConvertible {
+public enum TweetStoreError: Sendable, Hashable, DescribedError {
     /// The file was migrated by a newer version of swift-sentiment: it has
     /// these migrations, which this version does not know, so its schema may
     /// not be the one this version reads and writes.
@@ -554,10 +554,4 @@ public struct StoredTweet: Sendable, Hashable {
         self.tweet = tweet
         self.prediction = prediction
     }
-}
-
-extension TweetStoreError {
-    /// The `description`: what `localizedDescription` says, instead of
-    /// Foundation's "The operation could not be completed. (… error N.)".
-    public var errorDescription: String? { description }
 }
