@@ -25,8 +25,9 @@ import Sentiment
 /// - id: `id_str` > `id`, a number's digits kept as text (64-bit ids never go
 ///   through a `Double`). `user.screen_name` (v1.1) and `author_id` (v2) too.
 /// - v2 page `{"data":[…]}`: one record per element, each with its `index`.
-///   `{"data":{…}}` is a single tweet. An empty page, or one with only
-///   `errors`, is one error record.
+///   `{"data":{…}}` is a single tweet. An empty page (`{"data":[]}`, or
+///   `{"meta":{"result_count":0}}`, as the API answers when no tweet matched),
+///   or one with only `errors`, is one error record.
 struct TweetRecord {
     /// The input line, from 1.
     var line: Int
@@ -100,7 +101,7 @@ enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
     case lineTooLong(limit: Int)
     /// The line starts with `{` but is not valid JSON.
     case malformedJSON(JSONError)
-    /// A v2 page whose `data` array is empty (and that has no `errors`).
+    /// A v2 page whose `data` array is empty, or absent beside its `meta` (and that has no `errors`).
     case emptyPage
     /// An element of a v2 page's `data` that is not an object.
     case notAnObject
@@ -273,6 +274,11 @@ extension TweetRecord {
             records.append(apiError(fields, lineNumber, line, scratch))
             return
         }
+        // A v2 timeline or search that found no tweets leaves `data` out: {"meta":{"result_count":0}}.
+        if fields.isPageWithoutTweets {
+            records.append(TweetRecord(line: lineNumber, problem: .emptyPage))
+            return
+        }
         records.append(fields.record(line: lineNumber, index: -1, bytes: line, scratch: scratch))
     }
 
@@ -340,6 +346,7 @@ struct TweetFields: JSONMemberVisitor {
         static let errors: UInt8 = 12
         static let errorMessage: UInt8 = 13
         static let errorDetail: UInt8 = 14
+        static let meta: UInt8 = 15
     }
 
     var text: JSONSpan?
@@ -357,6 +364,8 @@ struct TweetFields: JSONMemberVisitor {
     var errors: JSONSpan?
     var errorMessage: JSONSpan?
     var errorDetail: JSONSpan?
+    /// A v2 response's `meta` (`result_count`, `next_token`), which a page with no tweets has alone.
+    var meta: JSONSpan?
 
     func action(forKey key: UnsafeRawBufferPointer, in context: UInt8) -> JSONMemberAction {
         switch context {
@@ -367,6 +376,7 @@ struct TweetFields: JSONMemberVisitor {
                 if Self.key(key, is: "text") { return .capture(Slot.text) }
                 if Self.key(key, is: "user") { return .descend(Context.user) }
                 if Self.key(key, is: "data") { return .capture(Slot.data) }
+                if Self.key(key, is: "meta") { return .capture(Slot.meta) }
             case 6:
                 if Self.key(key, is: "id_str") { return .capture(Slot.idString) }
                 if Self.key(key, is: "errors") { return .capture(Slot.errors) }
@@ -415,6 +425,7 @@ struct TweetFields: JSONMemberVisitor {
         case Slot.errors: errors = span
         case Slot.errorMessage: if errorMessage?.kind != .string { errorMessage = span }
         case Slot.errorDetail: errorDetail = span
+        case Slot.meta: meta = span
         default: break
         }
     }
@@ -454,6 +465,14 @@ struct TweetFields: JSONMemberVisitor {
     }
 
     var hasText: Bool { chosenText != nil }
+
+    /// A v2 response with its `meta` object and nothing of a tweet: no text
+    /// field, no id, and `data` absent or null (the API leaves `data` out of a
+    /// page that found no tweets).
+    var isPageWithoutTweets: Bool {
+        guard meta?.kind == .object, data == nil || data?.kind == .null else { return false }
+        return Self.textFields.allSatisfy { span($0) == nil } && idString == nil && id == nil && authorID == nil && screenName == nil
+    }
 
     /// When no text field is a string: the first, in the same order, that
     /// holds something other than a string or null; else the first that is

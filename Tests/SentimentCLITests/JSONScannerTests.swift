@@ -155,6 +155,8 @@ struct JSONScannerTests {
 
     @Test("An empty page or a page of errors is one error record", arguments: [
         (#"{"data":[]}"#, "empty page"),
+        (#"{"meta":{"result_count":0}}"#, "empty page"),
+        (#"{"data":null,"meta":{"result_count":0,"newest_id":null}}"#, "empty page"),
         (#"{"data":[],"errors":[{"message":"Rate limit exceeded","code":88}]}"#, "API error: Rate limit exceeded"),
         (#"{"errors":[{"title":"Not Found Error","detail":"Could not find tweet with ids: [1]."}]}"#,
          "API error: Could not find tweet with ids: [1]."),
@@ -162,6 +164,7 @@ struct JSONScannerTests {
         (#"{"errors":[]}"#, "API error"),
         (#"{"data":null}"#, "no text field"),
         (#"{}"#, "no text field"),
+        (#"{"meta":"x"}"#, "no text field"),
     ])
     func emptyPages(line: String, error: String) {
         #expect(TweetRecord.decoded(line) == [TweetRecord.Decoded(line: 1, error: error)])
