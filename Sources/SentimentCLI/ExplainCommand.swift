@@ -9,12 +9,13 @@ struct ExplainCommand: ParsableCommand {
         abstract: "Show how the model sees a text and which features pushed each class.",
         discussion: """
             TEXT `-` reads the text from standard input, all of it (one final line \
-            break dropped): for texts too long or awkward for an argument. A text \
+            break dropped; at most 1 MiB, the longest line classify takes): for texts \
+            too long or awkward for an argument. A text \
             may start with dashes ("-1 for this hotel", "-_-", "--- wow ---"); one \
             that is also an option's name goes after `--` (sentiment explain -- "--help").
 
             Exit status: 0 success; 64 usage error (an empty text, --limit below 1); \
-            65 a malformed model; 66 a missing or unreadable model, or standard input closed or \
+            65 a malformed model or a text over 1 MiB; 66 a missing or unreadable model, or standard input closed or \
             unreadable; 74 standard output is closed or cannot be written (a full disk).
 
             Examples:
@@ -119,18 +120,33 @@ struct ExplainCommand: ParsableCommand {
         }
     }
 
+    /// The longest text `explain -` takes, in bytes: `classify`'s longest line
+    /// (it answers a longer one with an error record), so whatever `classify`
+    /// labels can be explained.
+    static let textLimit = 1 << 20
+
     /// The whole of standard input as the text to explain: invalid UTF-8 read
     /// as U+FFFD (said on standard error, as `classify` flags it), one final
     /// line break dropped. Exits 66 when standard input is closed or cannot be
-    /// read (saying why: "Is a directory"), 64 when it holds nothing to explain;
+    /// read (saying why: "Is a directory"), 64 when it holds nothing to explain,
+    /// 65 when it holds more than `textLimit` bytes, read no further than that
+    /// (`< /dev/zero` ends at once);
     /// a non-blocking standard input is waited on, as `classify` waits on it.
     private static func readStandardInput() throws -> String {
         let data: Data
         do {
-            data = try StandardStreams.readInput()
+            data = try StandardStreams.readInput(atMost: textLimit + 2)
         } catch {
             printError("cannot read standard input: \(error.reason)")
             throw ExitCode.noInput
+        }
+        // One final line break ("\r\n" at most) is not part of the text.
+        var length = data.count
+        if data.last == 0x0A { length -= data.dropLast().last == 0x0D ? 2 : 1 }
+        guard length <= textLimit else {
+            printError("nothing explained: the text on standard input is over 1 MiB (\(textLimit) bytes), "
+                + "the longest line classify takes; explain a part of it")
+            throw ExitCode.dataError
         }
         let valid = String(validating: data, as: UTF8.self)
         if valid == nil { printError("warning: standard input is not valid UTF-8; invalid bytes are read as U+FFFD") }

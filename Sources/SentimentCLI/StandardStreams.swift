@@ -33,9 +33,13 @@ enum StandardStreams {
     /// data when standard input is non-blocking (EAGAIN: a parent process such
     /// as a Node.js script may leave its pipe so), as `classify` waits on it.
     ///
+    /// - Parameter limit: stop reading once more than `limit` bytes have come
+    ///   (the data returned is then longer than `limit`, and standard input is
+    ///   left unread past it), so a caller with a size limit is never fed
+    ///   without end (`< /dev/zero`).
     /// - Throws: `ReadError` saying why standard input cannot be read: closed
     ///   at the start, or a folder (`< /tmp`: "Is a directory").
-    static func readInput() throws(ReadError) -> Data {
+    static func readInput(atMost limit: Int = .max) throws(ReadError) -> Data {
         if inputWasClosed { throw ReadError(reason: "closed") }
         var data = Data()
         var block = [UInt8](repeating: 0, count: 1 << 16)
@@ -44,6 +48,7 @@ enum StandardStreams {
             if count == 0 { return data }
             if count > 0 {
                 data.append(contentsOf: block[..<count])
+                if data.count > limit { return data }
                 continue
             }
             var error = errno

@@ -175,6 +175,28 @@ struct ExplainCommandTests {
         #expect(invalid.outputLines.first == "text      great day \u{FFFD}\u{FFFD}")
     }
 
+    @Test("explain - takes a text of 1 MiB, classify's longest line, and refuses a longer one with 65 without reading on")
+    func textLimit() async throws {
+        let mebibyte = 1 << 20
+        // "good day " to exactly 1 MiB, and one final line break, which is not part of the text.
+        let text = String(String(repeating: "good day ", count: mebibyte / 9 + 1).prefix(mebibyte))
+        let taken = try await SentimentExecutable.run(["explain", "-", "--limit", "1"], input: Data((text + "\r\n").utf8), timeLimit: .seconds(600))
+        #expect(taken.status == 0, "\(taken.stderr)")
+        #expect(taken.outputLines.contains { $0.hasPrefix("label     ") })
+
+        let over = try await SentimentExecutable.run(["explain", "-"], input: text + "!\n")
+        #expect(over.status == 65, "\(over.stderr)")
+        #expect(over.output.isEmpty)
+        #expect(over.stderr.contains("nothing explained: the text on standard input is over 1 MiB (1048576 bytes)"), "\(over.stderr)")
+
+        // An endless input: read only past the limit, then refused.
+        let sentiment = try #require(SentimentExecutable.url)
+        let endless = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"exec "$0" explain - < /dev/zero"#, sentiment.path], timeLimit: .seconds(120))
+        #expect(endless.status == 65, "\(endless.stderr)")
+        #expect(endless.stderr.contains("over 1 MiB"), "\(endless.stderr)")
+    }
+
     @Test("explain - with a folder on standard input exits 66 saying why, as classify does")
     func folderOnStandardInput() async throws {
         let sentiment = try #require(SentimentExecutable.url)
