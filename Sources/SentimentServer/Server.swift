@@ -32,12 +32,7 @@ public enum Server {
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
         do {
-            let store: TweetStore
-            do {
-                store = try TweetStore(path: configuration.databasePath, logger: logger)
-            } catch {
-                throw DatabaseOpenError(path: configuration.databasePath, underlying: error)
-            }
+            let store = try openStore(configuration: configuration, logger: logger)
             try await HTTPClient.withHTTPClient(configuration: XAPIClient.httpConfiguration) { http in
                 let source = ServerServices.makeSource(configuration: configuration, httpClient: http, metrics: metrics,
                                                        logger: logger)
@@ -62,6 +57,28 @@ public enum Server {
             try store.close()
         }
         logger.notice("stopped: requests finished, database closed", metadata: ["db": "\(configuration.databasePath)"])
+    }
+
+    /// The tweet database for `configuration`: written as usual, or, when the
+    /// server is offline and the file is there but may not be written (a
+    /// shared or archived snapshot), read as it is, as `sentiment tweets
+    /// --offline` and `history` read it: timelines show the stored tweets
+    /// classified without storing the labels, no search is recorded, and
+    /// clearing the history is refused (409). Online, the server stores what
+    /// it fetches, so such a file is refused.
+    static func openStore(configuration: ServerConfiguration, logger: Logger) throws -> TweetStore {
+        let path = configuration.databasePath
+        do {
+            guard configuration.offline, FileManager.default.fileExists(atPath: path),
+                  let reason = ReadOnlyReason(existingFileAt: path)
+            else { return try TweetStore(path: path, logger: logger) }
+            let store = try TweetStore(readingPath: path, logger: logger)
+            logger.notice("the database is read-only: serving it as it is, storing nothing",
+                          metadata: ["db": "\(path)", "reason": "\(reason)"])
+            return store
+        } catch {
+            throw DatabaseOpenError(path: path, underlying: error, offline: configuration.offline)
+        }
     }
 
     /// The service group that runs `app`: a graceful shutdown — on SIGTERM or

@@ -82,6 +82,64 @@ struct ServeCommandTests {
         #expect(history.status == 0, "\(history.stderr)")
     }
 
+    @Test("Offline, a database the server may not write is served as it is: timelines and the history are read, clearing the history is refused with 409, and the file is left unchanged",
+          .enabled(if: BoundPermissions.available, "root without setpriv writes whatever the permissions say"))
+    func readOnlyDatabaseServedOffline() async throws {
+        let folder = try TemporaryFolder("sentiment-serve-read-only")
+        let db = folder.appendingPathComponent("tweets.sqlite").path
+        let archive = SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/sunnydays").path
+        #expect(try await SentimentExecutable.run(["import", archive, "--db", db]).status == 0)
+        #expect(try await SentimentExecutable.run(["tweets", "sunnydays", "--offline", "--limit", "1", "--db", db]).status == 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: db) }
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+
+        let errURL = folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let stderr = try FileHandle(forWritingTo: errURL)
+        defer { try? stderr.close() }
+        let command = try #require(BoundPermissions.command(
+            ["serve", "--profile", "dev", "--port", "0", "--db", db, "--offline", "--log-format", "json"]))
+        let process = try SentimentExecutable.process(command.arguments)
+        if let executable = command.executable { process.executableURL = executable }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = stderr
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        let listening = try #require(try await logLine(in: errURL, timeout: .seconds(60)) { $0["message"] as? String == "listening" },
+                                     "the server never said it was listening: \(String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))")
+        let notice = logLines(errURL).first { ($0["message"] as? String)?.hasPrefix("the database is read-only") == true }
+        #expect(notice?["reason"] as? String == "the file \(db) may not be written", "\(String(describing: notice))")
+        let address = try #require(listening["address"] as? String)
+
+        let (timelineBody, timelineResponse) = try await URLSession.shared.data(from: try #require(URL(string: "\(address)/v1/users/sunnydays/tweets?limit=20")))
+        #expect((timelineResponse as? HTTPURLResponse)?.statusCode == 200, "\(String(decoding: timelineBody, as: UTF8.self))")
+        let timeline = try #require(try JSONSerialization.jsonObject(with: timelineBody) as? [String: Any])
+        let tweets = try #require(timeline["tweets"] as? [[String: Any]])
+        #expect(tweets.count == 12)
+        #expect(tweets.contains { ($0["theme"] as? [String: Any])?["name"] as? String == "happy" })
+
+        let (historyBody, _) = try await URLSession.shared.data(from: try #require(URL(string: "\(address)/v1/history")))
+        #expect(String(decoding: historyBody, as: UTF8.self).contains("\"sunnydays\""))
+
+        var clear = URLRequest(url: try #require(URL(string: "\(address)/v1/history")))
+        clear.httpMethod = "DELETE"
+        let (clearBody, clearResponse) = try await URLSession.shared.data(for: clear)
+        #expect((clearResponse as? HTTPURLResponse)?.statusCode == 409)
+        let problem = try #require(try JSONSerialization.jsonObject(with: clearBody) as? [String: Any])
+        #expect(problem["code"] as? String == "read-only-database", "\(problem)")
+
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning, "the server was still running 30 s after SIGTERM")
+        #expect(process.terminationStatus == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "the read-only file was written")
+        let history = try await SentimentExecutable.run(["history", "--db", db])
+        #expect(history.output.hasPrefix("sunnydays\t"), "the history was cleared: \(history.output)")
+    }
+
     @Test("A database that cannot be opened exits 73 naming it, as tweets and history do")
     func unopenableDatabase() async throws {
         let folder = try TemporaryFolder("sentiment-serve-db")

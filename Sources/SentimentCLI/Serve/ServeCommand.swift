@@ -29,7 +29,7 @@ struct ServeCommand: AsyncParsableCommand {
             profile refuses; 65 a malformed model; 66 a missing model; 69 the \
             address cannot be listened on (a port in use, a host that is not this \
             machine's, a port below 1024 without the privilege); 73 the database \
-            cannot be opened, or may not be written; 1 the server failed after it started.
+            cannot be opened, or may not be written and the server is not offline; 1 the server failed after it started.
 
             Examples:
               sentiment serve --profile dev --port 8080
@@ -58,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand {
             help: ArgumentHelp("The X API base URL (default: $X_API_URL, then the profile's).", valueName: "url"))
     var apiURL: String?
 
-    @Flag(help: "Answer timelines from the database alone, without touching the network.")
+    @Flag(help: "Answer timelines from the database alone, without touching the network; a database that may not be written is then read as it is.")
     var offline = false
 
     @OptionGroup var database: DatabaseOptions

@@ -2,7 +2,8 @@ import Hummingbird
 import Tweets
 
 /// `GET /v1/history` (the searched usernames, most recent first) and
-/// `DELETE /v1/history` (forget them; a write, so it needs the API key when one is set).
+/// `DELETE /v1/history` (forget them; a write, so it needs the API key when one is set,
+/// and is refused with 409 when the server reads a database it may not write).
 struct HistoryRoutes {
     let services: ServerServices
     let apiKey: String?
@@ -14,6 +15,8 @@ struct HistoryRoutes {
         router.group("/v1/history")
             .add(middleware: APIKeyMiddleware(apiKey: apiKey))
             .delete { _, context in
+                // An offline server may read a database it may not write (`Server.openStore`).
+                guard !services.store.isReadOnly else { throw Problem.readOnlyDatabase }
                 try await services.store.clearSearchHistory()
                 context.logger.info("search history cleared")
                 return Response(status: .noContent)

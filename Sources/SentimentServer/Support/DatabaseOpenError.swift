@@ -4,14 +4,29 @@ import Tweets
 
 /// The tweet database could not be opened or created when the server started:
 /// `sentiment serve` reports it as `tweets` and `history` do (exit 73), with
-/// ``TweetStore/openFailureMessage(path:error:)``. The server always writes
-/// (searches, labels), so a file it may not write is refused: "cannot use the
-/// database PATH: it is read-only (…)".
+/// ``TweetStore/openFailureMessage(path:error:)``. Online, the server stores
+/// what it fetches, so a file it may not write is refused: "cannot use the
+/// database PATH: it is read-only (…); serve --offline reads it as it is".
+/// Offline, it reads such a file (``Server/openStore(configuration:logger:)``).
 public struct DatabaseOpenError: DescribedError {
     /// The database path from the configuration.
     public var path: String
     /// What SQLite or the file system said.
     public var underlying: any Error
+    /// Whether the server was to run offline; an online one refusing a
+    /// read-only file says that offline would read it.
+    public var offline: Bool
 
-    public var description: String { TweetStore.openFailureMessage(path: path, error: underlying) }
+    /// Creates the error for the database at `path`.
+    public init(path: String, underlying: any Error, offline: Bool = false) {
+        self.path = path
+        self.underlying = underlying
+        self.offline = offline
+    }
+
+    public var description: String {
+        let message = TweetStore.openFailureMessage(path: path, error: underlying)
+        guard !offline, case TweetStoreError.readOnly = underlying else { return message }
+        return message + "; serve --offline reads it as it is"
+    }
 }

@@ -123,6 +123,11 @@ extension Problem {
         Problem(status: .notFound, code: "not-found", title: "Not found", detail: "no resource at \(path)")
     }
 
+    /// 409: a write to a database the server may only read (`serve --offline` on a read-only file).
+    static let readOnlyDatabase = Problem(
+        status: .conflict, code: "read-only-database", title: "Read-only database",
+        detail: "the search history cannot be cleared: this server reads its database without writing to it (a file it may not write, served offline)")
+
     /// 500: a bug or an unexpected failure; the detail stays in the logs.
     static let internalError = Problem(status: .internalServerError, code: "internal-error", title: "Internal server error",
                                        detail: "see the server's log for this request id")
