@@ -7,6 +7,9 @@ struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
         abstract: "Show how the model sees a text and which features pushed each class.",
+        // One text: the generated usage would show "[<text> ...]", the array that
+        // gathers dash-led words, as if several texts were taken.
+        usage: "sentiment explain [--model <dir>] [--limit <limit>] [--] <text>",
         discussion: """
             TEXT `-` reads the text from standard input, all of it (one final line \
             break dropped; at most 1 MiB, the longest line classify takes): for texts \

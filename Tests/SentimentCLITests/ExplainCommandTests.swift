@@ -105,7 +105,7 @@ struct ExplainCommandTests {
         #expect(DashLedText.separated(["classify", "---"]) == ["classify", "---"])
     }
 
-    @Test("No text, two texts or a mistyped option beside the text is a usage error that says what to do", arguments: [
+    @Test("No text, two texts or a mistyped option beside the text is a usage error that says what to do and shows one text in the usage", arguments: [
         ([], "Missing expected argument"), (["good", "bad"], "as one argument"), (["--limt", "3", "ok"], "as one argument"),
     ])
     func textArgumentMistakes(arguments: [String], message: String) async throws {
@@ -113,6 +113,8 @@ struct ExplainCommandTests {
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.output.isEmpty)
         #expect(run.stderr.contains(message), "\(run.stderr)")
+        // One text is taken, and the usage says so (not "[<text> ...]").
+        #expect(run.stderr.contains("Usage: sentiment explain [--model <dir>] [--limit <limit>] [--] <text>\n"), "\(run.stderr)")
     }
 
     @Test("A reader that goes away ends explain quietly with status 0, not by a signal")
