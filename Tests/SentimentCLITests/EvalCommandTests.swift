@@ -115,12 +115,14 @@ struct EvalCommandTests {
         #expect(try await eval(["--model", "Models/default", "Models/default", labelled]).status == 64)
     }
 
-    @Test("A malformed data file (a tab in a text that is not the last column, a header naming a column twice) exits 65 naming the file, line and reason, instead of scoring the text cut at the tab or the first column",
+    @Test("A malformed data file (a tab in a text that is not the last column, a header naming a column twice, an id that is not a number) exits 65 naming the file, line and reason, instead of scoring the text cut at the tab, the first column, or the row as one without an id",
           arguments: [
               ("text-in-the-middle.tsv", "label\ttext\tid\npositive\tI love this\t1\nnegative\tworst\tday ever\t2\n",
                "text-in-the-middle.tsv:3: expected 3 tab-separated columns, found 4 (a tab in a text is only kept when text is the last column)"),
               ("two-texts.tsv", "label\ttext\ttext\npositive\tI love this\tworst day ever\n",
                "two-texts.tsv:1: header names the \"text\" column twice (columns 2 and 3): which one to read is not clear"),
+              ("word-id.tsv", "id\tlabel\ttext\n1\tpositive\tI love this\nabc\tnegative\tworst day ever\n",
+               "word-id.tsv:3: id \"abc\" is not a numeric tweet id"),
           ])
     func malformedDataFile(name: String, contents: String, reason: String) async throws {
         let data = folder.appendingPathComponent(name)

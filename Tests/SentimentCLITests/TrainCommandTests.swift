@@ -288,12 +288,14 @@ struct TrainCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
-    @Test("A malformed --train or --dev file (a tab in a text that is not the last column, a header naming a column twice) exits 65 naming the file, line and reason, before training, and no model is written",
+    @Test("A malformed --train or --dev file (a tab in a text that is not the last column, a header naming a column twice, an id that is not a number) exits 65 naming the file, line and reason, before training, and no model is written",
           arguments: [
               ("text-in-the-middle.tsv", "label\ttext\tid\npositive\tI love this\t1\nnegative\tworst\tday ever\t2\n",
                "text-in-the-middle.tsv:3: expected 3 tab-separated columns, found 4 (a tab in a text is only kept when text is the last column)"),
               ("two-labels.tsv", "label\ttext\tlabel\npositive\tI love this\tnegative\n",
                "two-labels.tsv:1: header names the \"label\" column twice (columns 1 and 3): which one to read is not clear"),
+              ("word-id.tsv", "id\tlabel\ttext\n1\tpositive\tI love this\nabc\tnegative\tworst day ever\n",
+               "word-id.tsv:3: id \"abc\" is not a numeric tweet id"),
           ])
     func malformedDataFile(file: String, contents: String, reason: String) async throws {
         let data = folder.appendingPathComponent(file)
@@ -376,7 +378,7 @@ struct TrainCommandTests {
 
         let lines = try String(contentsOfFile: labelled, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         let noID = folder.appendingPathComponent("no-id.tsv")
-        try ([lines[0], "x" + lines[1].drop { $0 != "\t" }] + lines.dropFirst(2)).joined(separator: "\n")
+        try ([lines[0], lines[1].drop { $0 != "\t" }] + lines.dropFirst(2)).joined(separator: "\n")
             .write(to: noID, atomically: false, encoding: .utf8)
         let run = try await SentimentExecutable.run(["train", "--train", noID.path, "--out", folder.appendingPathComponent("no-id").path,
                                                "--bucket-bits", "14", "--folds", "3", "--threads", "2"])

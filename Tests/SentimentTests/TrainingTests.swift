@@ -408,6 +408,21 @@ struct TrainingTests {
         }
     }
 
+    @Test("Reading a TSV with an id that is not a numeric tweet id names the line, instead of reading the row as one without an id",
+          arguments: ["abc", "12x", "-3", "+12", " 7", "18446744073709551616"])
+    func tsvWithNonNumericIDFails(id: String) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let url = folder.appendingPathComponent("ids.tsv")
+        try "id\tlabel\ttext\n1\tpositive\thi\n\tneutral\tno id\n\(id)\tnegative\tho\n".write(to: url, atomically: true, encoding: .utf8)
+        #expect {
+            try LabeledExample.readTSV(url.path)
+        } throws: { error in
+            guard let error = error as? DataFileError else { return false }
+            return error.line == 4 && !error.isMissing && error.reason.hasPrefix("id \"\(id)\" is not a numeric tweet id")
+        }
+    }
+
     @Test("Reading a TSV with an empty or blank text names the line, instead of scoring it as a text without words",
           arguments: ["", "   ", "\u{200B}"])
     func tsvWithBlankTextFails(text: String) throws {

@@ -38,7 +38,7 @@ public struct DataFileError: Sendable, Hashable, DescribedError {
 
 extension LabeledExample {
     /// Reads a tab-separated file with a header naming a `label` and a `text`
-    /// column, and optionally a numeric `id` column, each once (others are ignored) — the format of
+    /// column, and optionally an `id` column of numeric tweet ids (an empty cell is none), each once (others are ignored) — the format of
     /// `shared/data/semeval/*.tsv`. When `text` is the last column, a tab in a
     /// text belongs to the text; when it is not, a line with more columns than
     /// the header is an error (its text may hold a tab). Lines may end in `\n` or `\r\n`; a UTF-8
@@ -47,7 +47,7 @@ extension LabeledExample {
     ///
     /// - Throws: `DataFileError` naming the file and line: missing file, a
     ///   directory or a device (a pipe is read), an unreadable file, no header columns,
-    ///   a header naming `label`, `text` or `id` more than once, an unknown label, a
+    ///   a header naming `label`, `text` or `id` more than once, an unknown label, an id that is not digits (or beyond `UInt64`), a
     ///   line with too few columns (or too many, when text is not the last column), an empty or blank text (`BlankText`),
     ///   invalid UTF-8.
     public static func readTSV(_ path: String) throws(DataFileError) -> [LabeledExample] {
@@ -134,7 +134,17 @@ extension LabeledExample {
             guard !BlankText.isBlank(String(fields[textColumn])) else {
                 throw DataFileError(path: path, line: offset + 1, reason: "empty or blank text: nothing to classify or learn from", isMissing: false)
             }
-            let id = idColumn.flatMap { $0 < fields.count ? UInt64(fields[$0]) : nil }
+            // An empty id cell is no id; any other that is not a tweet id is refused, not read as none: chronological
+            // folds need every row's id (`Trainer.isChronological`), and repeats are counted by id.
+            var id: UInt64?
+            if let idColumn, idColumn < fields.count, !fields[idColumn].isEmpty {
+                guard fields[idColumn].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let number = UInt64(fields[idColumn]) else {
+                    throw DataFileError(path: path, line: offset + 1, reason: "id \"\(fields[idColumn])\" is not a numeric tweet id "
+                                            + "(expected digits up to \(UInt64.max), or an empty cell for none; "
+                                            + "a column of other ids is ignored under another name)", isMissing: false)
+                }
+                id = number
+            }
             examples.append(LabeledExample(text: String(fields[textColumn]), label: label, id: id))
         }
         return examples
