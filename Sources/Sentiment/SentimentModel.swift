@@ -193,6 +193,13 @@ public struct SentimentModel: Sendable {
     /// (except for a text of more than 186 bytes with invalid UTF-8, which is
     /// repaired into a `String` first: its length decides how it is read).
     ///
+    /// Not cancellable, as `classify(_:)` is not: called from a task that is
+    /// cancelled, it still classifies every range. Work that should stop when
+    /// its task is cancelled can pass the ranges in smaller calls and check
+    /// `Task.isCancelled` between them (calls of a multiple of
+    /// `workspace.batchCapacity` ranges are scored in the same batches as one
+    /// call of them all).
+    ///
     /// - Parameters:
     ///   - texts: the texts; the memory must stay valid for the call.
     ///   - workspace: this thread's scratch space.
