@@ -143,6 +143,29 @@ struct TrainingTests {
         }
     }
 
+    @Test("Chronological folds that a run of a tweet's copies would leave empty are left out, the later ones numbered on, so every fold holds an example")
+    func chronologicalFoldsLeaveNoneEmpty() {
+        // In id order: 1 2 3 | 3 3 3 | 3 3 4: the 3s fill the second fold's place.
+        let ids: [UInt64] = [3, 1, 4, 3, 2, 3, 3, 3, 3]
+        let examples = zip(Fixtures.sample, ids).map { LabeledExample(text: $0.text, label: $0.label, id: $1) }
+        let folds = Trainer.assignFolds(examples, folds: 3, order: .chronological, seed: 7)
+        #expect(folds == [0, 0, 1, 0, 0, 0, 0, 0, 0])
+    }
+
+    @Test("Training whose chronological folds a tweet's many copies would leave empty trains on fewer folds (or none) and says so, naming the id, instead of fitting a fold that scores nothing (or failing as if it stalled)",
+          arguments: [(9, 12, "2 chronological folds, not 3: tweet id 10 is on 12 of the 30 examples, and a tweet's copies share a fold, so 1 of 3 folds would hold no example", true),
+                      (1, 29, "no cross-validation: tweet id 2 is on 29 of the 30 examples, and a tweet's copies share a fold, so 2 of 3 folds would hold no example", false)])
+    func trainingSaysEmptyChronologicalFolds(before: Int, copies: Int, note: String, crossValidates: Bool) throws {
+        // Unique ids 1…before, then `copies` copies of the next id, then unique ids again.
+        let ids = (0..<Fixtures.sample.count).map { UInt64(1 + ($0 < before ? $0 : $0 < before + copies ? before : $0 - copies + 1)) }
+        let examples = zip(Fixtures.sample, ids).map { LabeledExample(text: $0.text, label: $0.label, id: $1) }
+        var lines: [String] = []
+        let result = try Trainer(options: Fixtures.smallOptions).train(examples, log: { lines.append($0) })
+        #expect(lines.contains(note), "\(lines)")
+        #expect((result.crossValidation?.count == Fixtures.sample.count) == crossValidates)
+        #expect(!lines.contains { $0.hasPrefix("fold 3/3") }, "\(lines)")
+    }
+
     @Test("Chronological folds fall back to stratified ones when an example has no id")
     func chronologicalFoldsNeedIds() {
         #expect(Trainer.assignFolds(Fixtures.sample, folds: 3, order: .chronological, seed: 7)

@@ -69,8 +69,18 @@ public struct Trainer: Sendable {
             log("\(repeated) example\(repeated == 1 ? " repeats" : "s repeat") an earlier one's tweet id, each trained on all the same")
         }
         // Three examples a fold at least (divided, not multiplied: any `folds` is valid).
-        let folds = options.folds >= 2 && examples.count / 3 >= options.folds ? options.folds : 1
-        let fold = Self.assignFolds(examples, folds: folds, order: options.foldOrder, seed: options.seed)
+        let possible = options.folds >= 2 && examples.count / 3 >= options.folds ? options.folds : 1
+        let fold = Self.assignFolds(examples, folds: possible, order: options.foldOrder, seed: options.seed)
+        // Fewer when a tweet's copies, kept in one chronological fold, fill where another would be.
+        let folds = (fold.max() ?? 0) + 1
+        if folds < possible {
+            var copies: [UInt64: Int] = [:]
+            for case let id? in examples.lazy.map(\.id) { copies[id, default: 0] += 1 }
+            let most = copies.max { ($0.value, $1.key) < ($1.value, $0.key) }!
+            log("\(folds < 2 ? "no cross-validation" : "\(folds) chronological folds, not \(possible)"): tweet id \(most.key) is on "
+                + "\(most.value) of the \(examples.count) examples, and a tweet's copies share a fold, so \(possible - folds) of "
+                + "\(possible) folds would hold no example")
+        }
 
         // Lexicons: one per fold (from the other folds) and one from everything.
         let counter = LexiconCounter(bits: options.lexiconBits, folds: folds, settings: settings)
@@ -82,7 +92,7 @@ public struct Trainer: Sendable {
         let foldLexicons = folds >= 2 && options.learnsLexicon ? (0..<folds).map { counts.lexicon(excluding: $0) } : [Lexicon](repeating: fullLexicon, count: folds)
         let extractors = foldLexicons.map { FeatureExtractor(settings: settings, lexicon: $0) }
         // Say so when the folds cannot be what the options asked for.
-        if options.folds >= 2, folds == 1 {
+        if options.folds >= 2, possible == 1 {
             let needed = options.folds.multipliedReportingOverflow(by: 3)
             let least = needed.overflow ? "three times as many" : "at least \(needed.partialValue)"
             log("no cross-validation: \(options.folds) folds need \(least) examples, the data has \(examples.count)")
@@ -373,18 +383,25 @@ public struct Trainer: Sendable {
     /// The fold of each example (see `FoldOrder`). Chronological folds keep the
     /// copies of a tweet (examples with one id) together, in the fold of the
     /// first, so no fold is tested on a tweet its model was trained on; with
-    /// unique ids they are equal blocks in id order.
+    /// unique ids they are equal blocks in id order. A run of copies that
+    /// reaches past where the next fold would end leaves that fold out, and
+    /// the later folds are numbered on, so every fold from 0 to the largest
+    /// holds an example (fewer than `folds` of them, maybe one).
     static func assignFolds(_ examples: [LabeledExample], folds: Int, order: FoldOrder = .stratified, seed: UInt64) -> [Int] {
         var fold = [Int](repeating: 0, count: examples.count)
         guard folds >= 2 else { return fold }
         if isChronological(examples, order: order) {
             let byTime = examples.indices.sorted { (examples[$0].id!, $0) < (examples[$1].id!, $1) }
-            for (position, i) in byTime.enumerated() {
+            var block = 0  // the equal block (position × folds / count) that the last fold began in
+            for (position, i) in byTime.enumerated() where position > 0 {
+                let previous = fold[byTime[position - 1]]
                 // Copies sort side by side: a boundary inside their run moves to its end.
-                if position > 0, examples[i].id == examples[byTime[position - 1]].id {
-                    fold[i] = fold[byTime[position - 1]]
+                if examples[i].id == examples[byTime[position - 1]].id {
+                    fold[i] = previous
                 } else {
-                    fold[i] = position * folds / examples.count
+                    let k = position * folds / examples.count
+                    fold[i] = k == block ? previous : previous + 1
+                    block = k
                 }
             }
             return fold

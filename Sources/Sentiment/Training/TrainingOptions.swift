@@ -80,7 +80,9 @@ public enum FoldOrder: String, Sendable, Hashable, CaseIterable {
     /// model that did not see its period: the out-of-fold scores then show the
     /// drift that new tweets bring, and the temperature and decision rule chosen
     /// from them hold up better on later data. Copies of a tweet (examples with
-    /// one id) stay in one fold, so no fold is scored on a tweet it trained on.
+    /// one id) stay in one fold, so no fold is scored on a tweet it trained on;
+    /// a tweet with so many copies that a fold would hold none leaves fewer
+    /// folds (or none), which `Trainer.train` logs.
     /// Examples without an id fall back to `stratified`.
     case chronological
 }
