@@ -191,6 +191,12 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        /// Bench's own functions (its chart); Bench as a process is tested in SentimentCLITests.
+        .testTarget(
+            name: "BenchTests",
+            dependencies: ["Bench"],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SentimentCLITests",
             dependencies: ["Sentiment"],

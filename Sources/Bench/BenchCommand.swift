@@ -207,7 +207,7 @@ struct BenchCommand: ParsableCommand {
         try report.write(to: json)
         let subtitle = "\(machine.cpu), \(machine.cores) cores shared (load \(String(format: "%.1f", machine.loadAtStart))→\(String(format: "%.1f", machine.loadAtEnd ?? 0))), "
             + "\(dump.plainTweets) tweets, \(report.date.prefix(10))"
-        try Chart.svg(recorder, title: "swift-sentiment throughput (Bench, \(BuildBanner.configuration))", subtitle: subtitle)
+        try Chart.svg(recorder, plainTweets: dump.plainTweets, title: "swift-sentiment throughput (Bench, \(BuildBanner.configuration))", subtitle: subtitle)
             .write(toFile: svgPath, atomically: true, encoding: .utf8)
         print("\nwrote \(json) and \(svgPath)")
         BuildBanner.printIfDebug()

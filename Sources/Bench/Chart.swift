@@ -31,15 +31,22 @@ enum Chart {
         ]),
         ("Peers, same dump, same run (one core)", [
             ("peer/fastText-1-core", "fastText 0.9.2 predict (batch)", "#E45756"),
-            ("peer/VADER-1-core", "VADER polarity_scores (sample)", "#F58518"),
+            ("peer/VADER-1-core", "VADER polarity_scores", "#F58518"),
         ]),
     ]
 
-    static func svg(_ recorder: Recorder, title: String, subtitle: String) -> String {
+    /// The chart of `recorder`'s results; `plainTweets` is the plain dump's
+    /// size, so that a peer timed on fewer of its tweets (VADER on a large
+    /// dump, tweets/s extrapolated) is labelled a sample, and one timed on all
+    /// of them is not.
+    static func svg(_ recorder: Recorder, plainTweets: Int, title: String, subtitle: String) -> String {
         var lines: [(section: String?, row: Row?)] = []
         for section in sections {
             let rows = section.rows.compactMap { spec in
-                recorder.result(spec.name).map { Row(label: spec.label, result: $0, color: spec.color) }
+                recorder.result(spec.name).map { result in
+                    let sample = result.group == "peer" && result.items < plainTweets ? " (sample of \(result.items) tweets)" : ""
+                    return Row(label: spec.label + sample, result: result, color: spec.color)
+                }
             }
             guard !rows.isEmpty else { continue }
             lines.append((section.title, nil))
