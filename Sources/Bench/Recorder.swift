@@ -38,12 +38,25 @@ final class Recorder {
     /// The `--filter` substrings some benchmark's name contained.
     private(set) var matchedFilters: Set<String> = []
     private var loadAtStart = loadAverage()
+    /// Whether the header printed last is the one of latencies (`isLatency`).
+    private var showingLatencies = false
 
     init(filters: [String], skips: [String]) {
         self.filters = filters.map { $0.lowercased() }
         self.skips = skips.map { $0.lowercased() }
-        print(Self.columns(["benchmark", "per second", "spread (min–max)", "per CPU-s", "MB/s", "RSS MB", "load"]))
+        print(Self.header(latencies: false))
     }
+
+    /// The table's header: of throughputs (items per second, per CPU-second),
+    /// or of latencies (milliseconds each, wall clock and CPU), which `add`
+    /// prints again whenever the rows change from one kind to the other.
+    static func header(latencies: Bool) -> String {
+        latencies ? columns(["benchmark", "median", "spread (min–max)", "CPU median", "", "RSS MB", "load"])
+            : columns(["benchmark", "per second", "spread (min–max)", "per CPU-s", "MB/s", "RSS MB", "load"])
+    }
+
+    /// Whether `r` is timed per item (a model load, a process start) rather than counted per second.
+    static func isLatency(_ r: BenchResult) -> Bool { r.unit != "tweets" && r.unit != "rows" }
 
     /// Whether a benchmark of this name runs (`--filter` substrings; `--skip` substrings).
     func wants(_ name: String) -> Bool {
@@ -84,6 +97,10 @@ final class Recorder {
     /// A result measured elsewhere (a peer's JSON).
     func add(_ result: BenchResult) {
         results.append(result)
+        if Self.isLatency(result) != showingLatencies {
+            showingLatencies.toggle()
+            print(Self.header(latencies: showingLatencies))
+        }
         print(Self.line(result))
         fflush(nil)
         loadAtStart = loadAverage()
@@ -91,11 +108,11 @@ final class Recorder {
 
     static func line(_ r: BenchResult) -> String {
         let spread = "\(Self.short(r.perSecondMin))–\(Self.short(r.perSecondMax))"
-        if r.unit != "tweets" && r.unit != "rows" {
-            // Latencies (model loads, process starts): milliseconds per item.
+        if isLatency(r) {
+            // Latencies (model loads, process starts): milliseconds per item, wall clock and CPU.
             let ms = { (seconds: Double) in String(format: "%.1f ms", 1000 * seconds / Double(r.items)) }
             return columns([r.name, ms(r.timings.median), "\(ms(r.timings.min))–\(ms(r.timings.max))",
-                            r.timings.cpuMedian.map { String(format: "%.1f ms", 1000 * $0) } ?? "", "",
+                            r.timings.cpuMedian.map(ms) ?? "", "",
                             r.peakRSSMB.map { String(format: "%.1f", $0) } ?? "",
                             String(format: "%.1f→%.1f", r.loadBefore, r.loadAfter)])
         }

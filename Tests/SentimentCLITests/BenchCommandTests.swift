@@ -89,6 +89,19 @@ struct BenchCommandTests {
         #expect(run.stderr.contains("\(missing.path): no such file"), "\(run.stderr)")
     }
 
+    @Test("Latency rows (a model load) come under a header of their own, whose CPU column is the CPU median in milliseconds, not under the throughputs' per CPU-s")
+    func latencyRowsHaveTheirHeader() async throws {
+        let run = try await bench(["--filter", "tokenizer/all", "--filter", "load/library"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.outputLines
+        let load = try #require(lines.firstIndex { $0.hasPrefix("load/library") }, "\(run.output)")
+        let header = lines[load - 1].split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
+        #expect(header == "benchmark median spread (min–max) CPU median RSS MB load", "\(run.output)")
+        #expect(lines[load].components(separatedBy: " ms").count - 1 == 4, "median, spread and CPU median in milliseconds: \(lines[load])")
+        let tokenizer = try #require(lines.firstIndex { $0.hasPrefix("tokenizer/all") }, "\(run.output)")
+        #expect(tokenizer < load && lines[..<tokenizer].contains { $0.contains("per CPU-s") }, "\(run.output)")
+    }
+
     @Test("The peak RSS goal names the size of the dump it was measured on, not the goal's 1M tweets")
     func peakRSSGoalNamesTheDump() async throws {
         let run = try await bench(["--filter", "process/plain-1-core", "--json", folder.appendingPathComponent("results/bench.json").path])
