@@ -98,6 +98,17 @@ struct BenchCommand: ParsableCommand {
         let root = Peers.repositoryRoot() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let shared = root.deletingLastPathComponent().appendingPathComponent("shared/data/semeval")
         let source = input ?? shared.appendingPathComponent("train.tsv").path
+        // Checked before any work: a missing file stopped the run only once the peers started, in a Python traceback.
+        if peers {
+            for file in ["train.tsv", "dev.tsv"] {
+                do {
+                    try requireReadable(shared.appendingPathComponent(file).path)
+                } catch let error as BenchError {
+                    throw BenchError("--peers: \(error); the peers are trained on the shared SemEval train.tsv and scored on its dev.tsv, "
+                        + "in ../shared/data/semeval beside the repository: put them there or leave out --peers")
+                }
+            }
+        }
 
         let loaded: SentimentModel
         do {

@@ -28,10 +28,8 @@ struct Corpus {
     /// `sentiment classify` would answer them with an error record, not a label.
     static func load(_ path: String) throws -> Corpus {
         guard let data = FileManager.default.contents(atPath: path) else {
-            var isDirectory: ObjCBool = false
-            let reason = !FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) ? "no such file"
-                : isDirectory.boolValue ? "a directory, not a file" : "cannot read it"
-            throw BenchError("\(path): \(reason)")
+            try requireReadable(path)
+            throw BenchError("\(path): cannot read it")
         }
         let bytes = [UInt8](data)
         var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)

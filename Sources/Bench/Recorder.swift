@@ -167,6 +167,15 @@ func requireWritable(_ path: String, option: String) throws {
     if !existed { unlink(path) }
 }
 
+/// Fails unless `path` is a file that can be read, saying why: "PATH: no such
+/// file", "PATH: a directory, not a file" or "PATH: cannot read it".
+func requireReadable(_ path: String) throws {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw BenchError("\(path): no such file") }
+    guard !isDirectory.boolValue else { throw BenchError("\(path): a directory, not a file") }
+    guard FileManager.default.isReadableFile(atPath: path) else { throw BenchError("\(path): cannot read it") }
+}
+
 func writeToStandardError(_ text: String) {
     FileHandle.standardError.write(Data(text.utf8))
 }

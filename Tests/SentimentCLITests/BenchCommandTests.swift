@@ -14,14 +14,20 @@ struct BenchCommandTests {
 
     /// Runs `Bench` (built beside `sentiment`) on a 20-tweet dump of the plain fixture.
     private func bench(_ arguments: [String]) async throws -> SentimentExecutable.Run {
+        let (bench, common) = try benchCommand()
+        return try await SentimentExecutable.run(executable: bench, common + arguments)
+    }
+
+    /// `Bench` (built beside `sentiment`) and the arguments that run it on a 20-tweet dump of the plain fixture.
+    private func benchCommand() throws -> (executable: URL, arguments: [String]) {
         let sentiment = try #require(SentimentExecutable.url, "the sentiment executable was not built beside the tests")
         let bench = sentiment.deletingLastPathComponent().appendingPathComponent("Bench")
         try #require(FileManager.default.isExecutableFile(atPath: bench.path), "Bench was not built beside sentiment")
-        return try await SentimentExecutable.run(executable: bench, [
+        return (bench, [
             "--tweets", "20", "--stage-tweets", "20", "--repeat", "1", "--process-repeat", "1", "--no-scale",
             "--input", SentimentExecutable.fixture("plain.txt"), "--work-dir", folder.url.path,
-            "--model", "Models/default", "--sentiment", sentiment.path,
-        ] + arguments)
+            "--model", SentimentExecutable.packageRoot.appendingPathComponent("Models/default").path, "--sentiment", sentiment.path,
+        ])
     }
 
     @Test("An unwritable --json stops the run before any benchmark, naming the option and the reason")
@@ -87,6 +93,32 @@ struct BenchCommandTests {
         let run = try await bench(["--input", missing.path, "--filter", "tokenizer/all"])
         #expect(run.status != 0)
         #expect(run.stderr.contains("\(missing.path): no such file"), "\(run.stderr)")
+    }
+
+    @Test("--peers without the shared train.tsv or dev.tsv beside the repository stops the run before any work, naming the missing file and what to do, instead of failing late in a Python traceback",
+          arguments: [[], ["train.tsv"]])
+    func peersWithoutSharedData(present: [String]) async throws {
+        // A repository (found from the working directory) whose ../shared/data/semeval holds only `present`.
+        let repository = folder.appendingPathComponent("repository")
+        let scripts = repository.appendingPathComponent("scripts/peers")
+        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+        try "exit 1\n".write(to: scripts.appendingPathComponent("setup.sh"), atomically: false, encoding: .utf8)
+        let semeval = folder.appendingPathComponent("shared/data/semeval")
+        try FileManager.default.createDirectory(at: semeval, withIntermediateDirectories: true)
+        for file in present {
+            try "id\tlabel\ttext\n1\tpositive\tgreat\n".write(to: semeval.appendingPathComponent(file), atomically: false, encoding: .utf8)
+        }
+        let missing = semeval.appendingPathComponent(present.isEmpty ? "train.tsv" : "dev.tsv")
+        let (bench, common) = try benchCommand()
+        let process = try SentimentExecutable.process(common + ["--peers", "--filter", "peer/VADER"])
+        process.executableURL = bench
+        process.currentDirectoryURL = repository
+        process.standardInput = FileHandle.nullDevice
+        let run = try await SentimentExecutable.run(prepared: process)
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--peers: \(missing.path): no such file;"), "\(run.stderr)")
+        #expect(run.stderr.contains("put them there or leave out --peers"), "\(run.stderr)")
+        #expect(!run.stderr.contains("setup.sh") && !run.stderr.contains("writing plain dump"), "\(run.stderr)")
     }
 
     @Test("Latency rows (a model load) come under a header of their own, whose CPU column is the CPU median in milliseconds, not under the throughputs' per CPU-s")
