@@ -142,8 +142,18 @@ final class LineReader {
             input.reserve(blockSize)
             let n = read(fd, input.base + input.count, blockSize)
             if n < 0 {
-                if errno == EINTR { continue }
-                return try deliver(batch, before: Failure(input: current, errno: errno))
+                var error = errno
+                if error == EINTR { continue }
+                if error == EAGAIN || error == EWOULDBLOCK {
+                    // A non-blocking input (a parent process may leave its pipe so) with
+                    // nothing to read yet: pass on the lines there are, or wait for more.
+                    if !batch.lines.isEmpty { return true }
+                    var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                    // POLLHUP (the writer went away) comes back too: the next read gives the end.
+                    if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
+                    error = errno
+                }
+                return try deliver(batch, before: Failure(input: current, errno: error))
             }
             if n == 0 {
                 // End of this input: its last line ends here.

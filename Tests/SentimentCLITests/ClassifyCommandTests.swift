@@ -50,6 +50,19 @@ struct ClassifyCommandTests {
         #expect(run.stderr.hasSuffix(" tweets/s\n"))
     }
 
+    @Test("A non-blocking standard input is waited on, before its first line and between lines, and every line is classified", arguments: [1, 2])
+    func nonBlockingStandardInput(threads: Int) async throws {
+        let first = String(repeating: "what a lovely day\n", count: 3_000)
+        let run = try await SentimentExecutable.runWithLateNonBlockingInput(
+            ["classify", "--threads", "\(threads)"], input: Data(first.utf8), more: Data("worst day ever :(\n".utf8))
+        #expect(run.status == 0, "\(run.stderr)")
+        let records = try run.records()
+        #expect(records.count == 3_001)
+        #expect(records.last?["line"] as? Int == 3_001)
+        #expect(records.last?["label"] as? String == "negative")
+        #expect(run.stderr.hasPrefix("classified 3001 records"), "\(run.stderr)")
+    }
+
     @Test("Numbers have exactly four decimals and fields come in a fixed order")
     func recordLayout() async throws {
         let run = try await classify([], input: "I love this!!! 😍\n")
