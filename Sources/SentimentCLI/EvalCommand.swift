@@ -26,8 +26,8 @@ struct EvalCommand: ParsableCommand {
               head -n 101 ../shared/data/semeval/dev.tsv | sentiment eval -
 
             Exit status: 0 success; 64 usage error (a --report that would replace \
-            the data file, the file standard input reads, or one of the model's \
-            files, too); 65 a malformed data file (the \
+            the data file, the file standard input reads, the file standard output \
+            writes, or one of the model's files, too); 65 a malformed data file (the \
             first line with too few columns, or too many when text is not the \
             last column (its text may hold a tab), an unknown label, an id that is \
             not a numeric tweet id, an empty or blank text, or invalid UTF-8 is named; nothing is skipped but empty lines), \
@@ -63,8 +63,14 @@ struct EvalCommand: ParsableCommand {
             throw ExitCode.usage
         }
         // `eval --report data.tsv - < data.tsv`: the data is read first, so the report would replace it.
-        if let report, paths.last == "-", Self.isStandardInput(report) {
+        if let report, paths.last == "-", Self.isFile(report, of: STDIN_FILENO) {
             printError("--report \(report) is the file standard input reads: give the report another name")
+            throw ExitCode.usage
+        }
+        // `eval --report out.txt data.tsv > out.txt` (or `--report /dev/stdout`): the report
+        // would replace, or cut short, the metrics just written there.
+        if let report, Self.isFile(report, of: STDOUT_FILENO) {
+            printError("--report \(report) is the file standard output writes the metrics to: give the report another name")
             throw ExitCode.usage
         }
         if let report, let reason = outputFileProblem(report) {
@@ -94,11 +100,13 @@ struct EvalCommand: ParsableCommand {
         }
     }
 
-    /// Whether `path` names the existing file that standard input reads (the
-    /// same device and inode; a pipe or a terminal is no file and never is).
-    static func isStandardInput(_ path: String) -> Bool {
-        var input = stat(), file = stat()
-        guard fstat(STDIN_FILENO, &input) == 0, (input.st_mode & S_IFMT) == S_IFREG, stat(path, &file) == 0 else { return false }
-        return input.st_dev == file.st_dev && input.st_ino == file.st_ino
+    /// Whether `path` names the existing regular file that `descriptor`
+    /// (standard input or output) reads or writes: the same device and inode.
+    /// A pipe or a terminal is no file and never is (`--report /dev/stdout`
+    /// into a pipe follows the metrics).
+    static func isFile(_ path: String, of descriptor: Int32) -> Bool {
+        var open = stat(), file = stat()
+        guard fstat(descriptor, &open) == 0, (open.st_mode & S_IFMT) == S_IFREG, stat(path, &file) == 0 else { return false }
+        return open.st_dev == file.st_dev && open.st_ino == file.st_ino
     }
 }

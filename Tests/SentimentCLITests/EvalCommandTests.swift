@@ -287,6 +287,25 @@ struct EvalCommandTests {
         #expect(try Data(contentsOf: copy) == before)
     }
 
+    @Test("A report named as the file standard output writes (> out.txt, or /dev/stdout into it) is refused, where it would replace or cut the metrics; into a pipe it follows them",
+          arguments: [false, true])
+    func reportOverTheStandardOutputIsRefused(throughDevStdout: Bool) async throws {
+        let out = folder.appendingPathComponent("out.txt")
+        let sentiment = try #require(SentimentExecutable.url)
+        let report = throughDevStdout ? "/dev/stdout" : out.path
+        let run = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"exec "$0" eval Models/default "$1" --report "$2" > "$3""#, sentiment.path, labelled, report, out.path])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("--report \(report) is the file standard output writes the metrics to: give the report another name"), "\(run.stderr)")
+        #expect(try Data(contentsOf: out).isEmpty)
+
+        let piped = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"exec "$0" eval Models/default "$1" --report /dev/stdout | cat"#, sentiment.path, labelled])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.output.hasPrefix("model "), "\(piped.output.prefix(200))")
+        #expect(piped.output.contains("<!DOCTYPE html>") || piped.output.contains("<html"), "the report follows the metrics")
+    }
+
     @Test("A report named as one of the model's files is refused, and the model still loads", arguments: ["manifest.json", "weights.bin", "letters.bin"])
     func reportOverTheModelIsRefused(file: String) async throws {
         let model = folder.appendingPathComponent("model-\(file)")
