@@ -128,21 +128,26 @@ struct ExplainCommand: ParsableCommand {
     /// labels can be explained.
     static let textLimit = 1 << 20
 
-    /// The whole of standard input as the text to explain: invalid UTF-8 read
-    /// as U+FFFD (said on standard error, as `classify` flags it), one final
-    /// line break dropped. Exits 66 when standard input is closed or cannot be
+    /// The UTF-8 byte order mark.
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// The whole of standard input as the text to explain: a byte order mark
+    /// at its start skipped and invalid UTF-8 read as U+FFFD (said on standard
+    /// error, as `classify` flags it), one final line break dropped. Exits 66 when standard input is closed or cannot be
     /// read (saying why: "Is a directory"), 64 when it holds nothing to explain,
     /// 65 when it holds more than `textLimit` bytes, read no further than that
     /// (`< /dev/zero` ends at once);
     /// a non-blocking standard input is waited on, as `classify` waits on it.
     private static func readStandardInput() throws -> String {
-        let data: Data
+        var data: Data
         do {
-            data = try StandardStreams.readInput(atMost: textLimit + 2)
+            data = try StandardStreams.readInput(atMost: byteOrderMark.count + textLimit + 2)
         } catch {
             printError("cannot read standard input: \(error.reason)")
             throw ExitCode.noInput
         }
+        // A UTF-8 byte order mark at the start is no part of the text, as classify skips it.
+        if data.starts(with: byteOrderMark) { data.removeFirst(byteOrderMark.count) }
         // One final line break ("\r\n" at most) is not part of the text.
         var length = data.count
         if data.last == 0x0A { length -= data.dropLast().last == 0x0D ? 2 : 1 }
