@@ -206,7 +206,7 @@ extension TweetRecord {
         let json = UnsafeRawBufferPointer(rebasing: prefix[first...])
         var fields = TweetFields()
         // The scan stops at the cut; what it captured before stays in `fields`.
-        _ = try? JSONScanner.scanDocument(json, context: TweetFields.Context.tweet, visitor: &fields)
+        _ = try? JSONScanner.scanDocument(json, context: TweetFields.Context.cutTweet, visitor: &fields)
         // A value that runs to the cut (a number) may be cut short: not used.
         fields.identify(&record, bytes: json, scratch: scratch, endingBefore: json.count)
         return record
@@ -327,6 +327,10 @@ struct TweetFields: JSONMemberVisitor {
         static let user: UInt8 = 4
         static let noteTweet: UInt8 = 5
         static let apiError: UInt8 = 6
+        /// The top level of a line cut at the length limit: a tweet, whose
+        /// `data`, when an object (a v2 single tweet), is read as a tweet too,
+        /// since its end, and so its span, is past the cut.
+        static let cutTweet: UInt8 = 7
     }
 
     /// Which field a captured span is.
@@ -368,6 +372,9 @@ struct TweetFields: JSONMemberVisitor {
     var meta: JSONSpan?
 
     func action(forKey key: UnsafeRawBufferPointer, in context: UInt8) -> JSONMemberAction {
+        if context == Context.cutTweet {
+            return Self.key(key, is: "data") ? .descend(Context.tweet) : action(forKey: key, in: Context.tweet)
+        }
         switch context {
         case Context.tweet:
             switch key.count {

@@ -23,6 +23,9 @@ struct OverLongLineTests {
         (#"{"id":1234567890123456789,"author_id":"7","text":"aaaa"#, "1234567890123456789", nil, "7"),
         (#"  {"id":"a\"b","text":"aaaa"#, "a\"b", nil, nil),
         ("\u{FEFF}{\"id\":\"9\",\"text\":\"aaaa", "9", nil, nil),
+        // A v2 single tweet: its fields are inside "data", which the cut leaves open.
+        (#"{"data":{"id":"7","author_id":"8","text":"aaaa"#, "7", nil, "8"),
+        (#"{"includes":{"users":[]},"data":{"id":"7","text":"aaaa"#, "7", nil, nil),
     ] as [(String, String?, String?, String?)])
     func keptFields(prefix: String, id: String?, user: String?, authorID: String?) {
         let found = fields(prefix)
@@ -38,6 +41,7 @@ struct OverLongLineTests {
         #"{"text":"aaaaaaaa"#,  // the id after the cut
         #"I love this so much, and the id is "id":"5""#,  // plain text
         #"{"data":[{"id":"1","text":"aaaa"#,  // a page: its tweets' ids are inside
+        #"{"data":{"text":"aaaa","id":"12"#,  // a single tweet whose id is cut
         #"{"retweeted_status":{"id":"8","text":"aaaa"#,  // the retweeted tweet's id is not the retweet's
     ])
     func noID(prefix: String) {
