@@ -275,7 +275,7 @@ extension TweetRecord {
             return
         }
         // A v2 timeline or search that found no tweets leaves `data` out: {"meta":{"result_count":0}}.
-        if fields.isPageWithoutTweets {
+        if fields.isPageWithoutTweets(in: line) {
             records.append(TweetRecord(line: lineNumber, problem: .emptyPage))
             return
         }
@@ -331,6 +331,8 @@ struct TweetFields: JSONMemberVisitor {
         /// `data`, when an object (a v2 single tweet), is read as a tweet too,
         /// since its end, and so its span, is past the cut.
         static let cutTweet: UInt8 = 7
+        /// A v2 response's `meta`.
+        static let meta: UInt8 = 8
     }
 
     /// Which field a captured span is.
@@ -351,6 +353,7 @@ struct TweetFields: JSONMemberVisitor {
         static let errorMessage: UInt8 = 13
         static let errorDetail: UInt8 = 14
         static let meta: UInt8 = 15
+        static let resultCount: UInt8 = 16
     }
 
     var text: JSONSpan?
@@ -370,6 +373,8 @@ struct TweetFields: JSONMemberVisitor {
     var errorDetail: JSONSpan?
     /// A v2 response's `meta` (`result_count`, `next_token`), which a page with no tweets has alone.
     var meta: JSONSpan?
+    /// `meta.result_count`, when `meta` was read in its own context.
+    var resultCount: JSONSpan?
 
     func action(forKey key: UnsafeRawBufferPointer, in context: UInt8) -> JSONMemberAction {
         if context == Context.cutTweet {
@@ -407,6 +412,8 @@ struct TweetFields: JSONMemberVisitor {
             if Self.key(key, is: "screen_name") { return .capture(Slot.screenName) }
         case Context.noteTweet:
             if Self.key(key, is: "text") { return .capture(Slot.noteText) }
+        case Context.meta:
+            if Self.key(key, is: "result_count") { return .capture(Slot.resultCount) }
         case Context.apiError:
             if Self.key(key, is: "detail") { return .capture(Slot.errorDetail) }
             if Self.key(key, is: "message") || Self.key(key, is: "title") { return .capture(Slot.errorMessage) }
@@ -433,6 +440,7 @@ struct TweetFields: JSONMemberVisitor {
         case Slot.errorMessage: if errorMessage?.kind != .string { errorMessage = span }
         case Slot.errorDetail: errorDetail = span
         case Slot.meta: meta = span
+        case Slot.resultCount: resultCount = span
         default: break
         }
     }
@@ -473,12 +481,18 @@ struct TweetFields: JSONMemberVisitor {
 
     var hasText: Bool { chosenText != nil }
 
-    /// A v2 response with its `meta` object and nothing of a tweet: no text
-    /// field, no id, and `data` absent or null (the API leaves `data` out of a
-    /// page that found no tweets).
-    var isPageWithoutTweets: Bool {
-        guard meta?.kind == .object, data == nil || data?.kind == .null else { return false }
-        return Self.textFields.allSatisfy { span($0) == nil } && idString == nil && id == nil && authorID == nil && screenName == nil
+    /// A v2 response that found no tweets: `meta.result_count` 0, `data`
+    /// absent or null (the API leaves it out of such a page), and nothing of a
+    /// tweet (no text field, no id). `line` holds the spans.
+    func isPageWithoutTweets(in line: UnsafeRawBufferPointer) -> Bool {
+        guard let meta, meta.kind == .object, data == nil || data?.kind == .null,
+              Self.textFields.allSatisfy({ span($0) == nil }), idString == nil, id == nil, authorID == nil, screenName == nil
+        else { return false }
+        var fields = TweetFields()
+        guard (try? JSONScanner.scanObject(meta, in: line, context: Context.meta, visitor: &fields)) != nil,
+              let count = fields.resultCount, count.kind == .number
+        else { return false }
+        return count.end - count.start == 1 && line[count.start] == UInt8(ascii: "0")
     }
 
     /// When no text field is a string: the first, in the same order, that

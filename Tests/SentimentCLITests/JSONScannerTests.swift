@@ -165,6 +165,9 @@ struct JSONScannerTests {
         (#"{"data":null}"#, "no text field"),
         (#"{}"#, "no text field"),
         (#"{"meta":"x"}"#, "no text field"),
+        // A count of tweets with none of them is no empty page, nor is a meta without a count.
+        (#"{"meta":{"result_count":5}}"#, "no text field"),
+        (#"{"meta":{}}"#, "no text field"),
     ])
     func emptyPages(line: String, error: String) {
         #expect(TweetRecord.decoded(line) == [TweetRecord.Decoded(line: 1, error: error)])
