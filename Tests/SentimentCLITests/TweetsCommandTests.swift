@@ -343,6 +343,11 @@ final class TweetsCommandTests {
             let offline = try await sentimentWithoutOverride(["tweets", "sunnydays", "--offline", "--format", "jsonl", "--db", db])
             #expect(offline.status == 0, "\(mode): \(offline.stderr)")
             #expect(try offline.records().count == 12, "\(mode)")
+            // The readers leave no -wal or -shm, which SQLite would make with the file's mode and
+            // never remove, and on which every later writer, the file's owner too, would fail.
+            for companion in [db + "-wal", db + "-shm"] {
+                #expect(!FileManager.default.fileExists(atPath: companion), "\(mode): \(companion) left")
+            }
             let writes = [["history", "--clear", "--db", db], ["import", archive, "--db", db],
                           ["tweets", "sunnydays", "--db", db],
                           ["serve", "--profile", "dev", "--port", "0", "--db", db]]
@@ -357,6 +362,19 @@ final class TweetsCommandTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: db)
         let history = try await sentiment(["history", "--db", db])
         #expect(history.output.hasPrefix("sunnydays\t"), "the history was not cleared: \(history.output)")
+        // Writable again, the file is written by its owner, permissions binding.
+        let written = try await sentimentWithoutOverride(["tweets", "sunnydays", "--offline", "--limit", "1", "--db", db])
+        #expect(written.status == 0, "\(written.stderr)")
+
+        // A -shm file that may not be written (left by another user, or by a reader of an older
+        // version) makes the database read-only for writers, named in their one line.
+        try Data().write(to: URL(fileURLWithPath: db + "-shm"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db + "-shm")
+        defer { try? FileManager.default.removeItem(atPath: db + "-shm") }
+        let refused = try await sentimentWithoutOverride(["import", archive, "--db", db])
+        #expect(refused.status == 73, "\(refused.stderr)")
+        #expect(refused.stderr == "sentiment: cannot use the database \(db): it is read-only (the file \(db)-shm may not be written)\n",
+                "\(refused.stderr)")
     }
 
     @Test("An archive that names its owner keeps it: a different --user is reported as not used and made no user")

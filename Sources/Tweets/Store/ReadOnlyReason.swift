@@ -18,13 +18,21 @@ public enum ReadOnlyReason: Sendable, Hashable, CustomStringConvertible {
     /// The file (`path`) is on a file system mounted read-only (`EROFS`).
     case readOnlyFileSystem(path: String)
 
-    /// The reason this process may not write the existing file at `path`
-    /// and make files in its folder, or nil when it may.
+    /// The reason this process may not write the existing file at `path`,
+    /// the `-wal` and `-shm` files beside it when they are there (another
+    /// user's, or left with a read-only mode), and make files in its folder,
+    /// or nil when it may.
     public init?(existingFileAt path: String) {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if access(path, W_OK) != 0 {
             self = errno == EROFS ? .readOnlyFileSystem(path: path) : .file(path: path)
-        } else if access(folder, W_OK) != 0 {
+            return
+        }
+        for companion in [path + "-wal", path + "-shm"] where access(companion, F_OK) == 0 && access(companion, W_OK) != 0 {
+            self = errno == EROFS ? .readOnlyFileSystem(path: path) : .file(path: companion)
+            return
+        }
+        if access(folder, W_OK) != 0 {
             self = errno == EROFS ? .readOnlyFileSystem(path: path) : .folder(path: folder)
         } else {
             return nil

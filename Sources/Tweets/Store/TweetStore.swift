@@ -52,9 +52,9 @@ public final class TweetStore: Sendable {
     /// not write the file or its folder (a shared or archived snapshot).
     ///
     /// Nothing is written: no migration runs, and the file keeps its journal
-    /// mode. A file in WAL mode whose folder cannot be written, and that has
-    /// no `-wal` or `-shm` file beside it (no connection has it open), is read
-    /// as immutable: SQLite could not make the `-shm` file it reads a WAL file with.
+    /// mode. A file in WAL mode that has no `-wal` or `-shm` file beside it (no
+    /// connection has it open) is read as immutable, as it is at the start, so
+    /// that no `-wal` or `-shm` file is left that its writers could not use.
     ///
     /// - Throws: ``TweetStoreError/newerSchema(unknownMigrations:)`` or
     ///   ``TweetStoreError/olderSchema(pendingMigrations:)`` when the file's
@@ -86,8 +86,14 @@ public final class TweetStore: Sendable {
         }
     }
 
-    /// A read-only pool on `path`, read as immutable when SQLite cannot read
-    /// its WAL for want of a `-shm` file it may not create.
+    /// A read-only pool on `path`. A file in WAL mode that no connection has
+    /// open (no `-wal` or `-shm` beside it) is read as immutable: SQLite would
+    /// otherwise make the `-wal` and `-shm` files, which a read-only connection
+    /// never removes, with the file's mode and this user as their owner, and
+    /// every later writer, the file's owner too, would fail on them ("attempt
+    /// to write a readonly database"). With no WAL, the file holds every
+    /// transaction, so reading it as it is misses nothing. Otherwise the
+    /// files there are read (SQLite reads a `-shm` it may not write).
     private static func openReadOnly(path: String, configuration: Configuration) throws -> DatabasePool {
         func open(_ path: String) throws -> DatabasePool {
             let pool = try DatabasePool(path: path, configuration: configuration)
@@ -99,23 +105,35 @@ public final class TweetStore: Sendable {
                 throw error
             }
         }
+        let files = FileManager.default
+        let unopened = !files.fileExists(atPath: path + "-wal") && !files.fileExists(atPath: path + "-shm")
+        if unopened, isInWALMode(path), let uri = immutableURI(path), let pool = try? open(uri) { return pool }
         do {
             return try open(path)
         } catch let error as DatabaseError
             where error.extendedResultCode == .SQLITE_READONLY_DIRECTORY || error.extendedResultCode == .SQLITE_READONLY_CANTINIT
         {
-            let files = FileManager.default
-            guard !files.fileExists(atPath: path + "-wal"), !files.fileExists(atPath: path + "-shm") else { throw error }
-            // No connection has the file open, and no WAL holds transactions
-            // that the file lacks: reading it as it is misses nothing.
-            let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
-            var allowed = CharacterSet.urlPathAllowed
-            allowed.remove(charactersIn: "?#%")
-            guard let escaped = absolute.addingPercentEncoding(withAllowedCharacters: allowed),
-                let pool = try? open("file://\(escaped)?immutable=1")
-            else { throw error }
+            // SQLite cannot make the `-shm` it needs (a folder the user may not write).
+            guard unopened, let uri = immutableURI(path), let pool = try? open(uri) else { throw error }
             return pool
         }
+    }
+
+    /// `path` as a URI that SQLite opens as immutable: no locks, no `-wal` or `-shm`.
+    private static func immutableURI(_ path: String) -> String? {
+        let absolute = URL(fileURLWithPath: path).standardizedFileURL.path
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove(charactersIn: "?#%")
+        return absolute.addingPercentEncoding(withAllowedCharacters: allowed).map { "file://\($0)?immutable=1" }
+    }
+
+    /// Whether the database file at `path` is in WAL mode: its header's file
+    /// format write and read versions (bytes 18 and 19) are 2.
+    static func isInWALMode(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 20), header.count == 20 else { return false }
+        return header[header.startIndex + 18] == 2 && header[header.startIndex + 19] == 2
     }
 
     /// Whether this process may write the existing file at `path` and make
