@@ -545,6 +545,19 @@ final class TweetsCommandTests {
         #expect(run.stderr.contains("--retries") || run.stderr.contains("retries"), "\(run.stderr)")
     }
 
+    @Test("A file that is not a database is said in one line, without the SQL that met it, exit 73, and is left as it was")
+    func fileThatIsNotADatabase() async throws {
+        let db = try freshDatabase()
+        try "some notes, not a database\n".write(toFile: db, atomically: false, encoding: .utf8)
+        for arguments in [["history"], ["import", archive], ["tweets", "sunnydays", "--offline"]] {
+            let run = try await sentiment(arguments + ["--db", db])
+            #expect(run.status == 73, "\(arguments[0]): \(run.stderr)")
+            #expect(run.stderr == "sentiment: cannot open the database \(db): it is not a SQLite database (SQLite error 26: file is not a database)\n",
+                    "\(arguments[0]): \(run.stderr)")
+        }
+        #expect(try String(contentsOfFile: db, encoding: .utf8) == "some notes, not a database\n")
+    }
+
     @Test("A database whose folder cannot be created is said in one line with the folder and the system's reason, exit 73")
     func databaseFolderCannotBeCreated() async throws {
         let db = try freshDatabase()
