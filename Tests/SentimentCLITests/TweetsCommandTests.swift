@@ -243,6 +243,17 @@ final class TweetsCommandTests {
         }
     }
 
+    @Test("An archive whose tweets.js is a folder, or may not be read, exits 66 naming the file and the system's reason")
+    func unreadableArchiveFile() async throws {
+        let db = try freshDatabase()
+        let archive = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("odd-archive")
+        let tweets = archive.appendingPathComponent("data/tweets.js")
+        try FileManager.default.createDirectory(at: tweets, withIntermediateDirectories: true)
+        let run = try await sentiment(["import", archive.path, "--user", "walker", "--db", db])
+        #expect(run.status == 66, "\(run.stderr)")
+        #expect(run.stderr.contains("cannot read \(tweets.path): Is a directory"), "\(run.stderr)")
+    }
+
     @Test("A timeline reads an archive piped to standard input with --archive -")
     func timelineFromStandardInput() async throws {
         let dump = SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/rainyday_ops.jsonl").path

@@ -164,13 +164,10 @@ extension LabeledExample {
         case S_IFDIR: throw failure("is a directory, not a file")
         default: throw failure("not a regular file or a pipe")
         }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw failure("cannot read: \(String(cString: strerror(errno)))") }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
         do {
-            return try handle.readToEnd() ?? Data()
+            return try FileBytes.read(path)
         } catch {
-            throw failure("cannot read: \(error.localizedDescription)")
+            throw failure("cannot read: \(error.reason)")
         }
     }
 }

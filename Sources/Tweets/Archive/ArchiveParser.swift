@@ -151,16 +151,13 @@ public enum ArchiveParser {
         return nil
     }
 
-    /// A file's bytes. A pipe or other stream (`<(…)`, `/dev/stdin`), which
-    /// `Data(contentsOf:)` refuses as if permission were denied, is read to its end.
+    /// A file's bytes; a pipe or other stream (`<(…)`, `/dev/stdin`) is read
+    /// to its end. A failure says the system's reason ("Is a directory").
     private static func read(_ url: URL) throws -> Data {
         do {
-            let isRegular = (try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)[.type])
-                as? FileAttributeType == .typeRegular
-            if isRegular { return try Data(contentsOf: url) }
-            return try FileHandle(forReadingFrom: url).readToEnd() ?? Data()
+            return try FileBytes.read(url.path)
         } catch {
-            throw ArchiveError.unreadable(url.path, reason: (error as NSError).localizedDescription)
+            throw ArchiveError.unreadable(url.path, reason: error.reason)
         }
     }
 
