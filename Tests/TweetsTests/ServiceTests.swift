@@ -517,6 +517,36 @@ struct ServiceTests {
         }
     }
 
+    @Test("Once the account of a --user guess's name is stored, from an input or the X API, every tweet of the guess is the account's and the guess is no longer listed")
+    func guessedOwnerMergesIntoTheAccountOfItsName() async throws {
+        let jack = User(id: "4242", username: "Jack", displayName: "Jack R")
+        var unnamed = sampleTweets(3, by: jack)
+        for index in unnamed.indices { unnamed[index].authorID = "" }
+        try await withStore { store, _ async throws in
+            let service = TweetService(store: store, source: nil, classifier: CountingClassifier(), logger: testLogger)
+            _ = try await service.importArchive(ArchiveContents(tweets: Array(unnamed.prefix(2))), owner: "jack")
+            let named = try await service.importArchive(ArchiveContents(users: [jack], tweets: [sampleTweets(1, by: jack)[0]]))
+            #expect(named.tweetsReassigned == 2, "the tweet the input names and the one it does not")
+            #expect(try await service.timeline(username: "jack").tweets.map(\.tweet.authorID) == ["4242", "4242"])
+            #expect(try await service.searchUsers(prefix: "ja") == [jack])
+            #expect(try await store.user(id: "local:jack") == nil)
+
+            // The reverse: a later guess of the name goes to the stored account.
+            let later = try await service.importArchive(ArchiveContents(tweets: [unnamed[2]]), owner: "JACK")
+            #expect(later.users == [jack])
+            #expect(try await service.timeline(username: "jack").tweets.count == 3)
+            #expect(try await service.searchUsers(prefix: "ja") == [jack])
+        }
+        try await withStore { store, _ async throws in
+            _ = try await TweetService(store: store, source: nil, classifier: CountingClassifier(), logger: testLogger)
+                .importArchive(ArchiveContents(tweets: unnamed), owner: "jack")
+            let online = makeService(store, source: FakeSource(users: [jack], tweets: [sampleTweets(4, by: jack)[3]]))
+            let timeline = try await online.timeline(username: "jack")
+            #expect(timeline.tweets.map(\.tweet.id) == sampleTweets(4, by: jack).map(\.id))
+            #expect(try await online.searchUsers(prefix: "ja") == [jack])
+        }
+    }
+
     @Test("An id read twice in one input is stored once, the first; a repeat that says something else is reported")
     func repeatedIDs() async throws {
         try await withStore { store, _ async throws in

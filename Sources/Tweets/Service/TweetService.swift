@@ -328,7 +328,9 @@ public final class TweetService: Sendable {
         /// or the input held no tweet and named no such user (``tweetsRead`` is 0).
         public var unusedOwner: String? = nil
         /// Stored tweets moved to the author the input names from a made-up
-        /// one (`local:name`, an earlier import's `--user`).
+        /// one (`local:name`, an earlier import's `--user`): those the input
+        /// names, and all of the made-up user's when the input names the
+        /// account of its name.
         public var tweetsReassigned: Int = 0
     }
 
@@ -384,8 +386,8 @@ public final class TweetService: Sendable {
         let now = sleeper.now()
         let chunk = 1000
         var added = 0
-        var reassigned = 0
-        try await store.save(users: contents.users, tweets: [], at: now)
+        // Saving the account of a `--user` guess's name moves the guess's tweets to it.
+        var reassigned = try await store.saveTweets(users: contents.users, tweets: [], at: now).reassigned
         for start in stride(from: 0, to: tweets.count, by: chunk) {
             let slice = Array(tweets[start..<min(tweets.count, start + chunk)])
             let saved = try await store.saveTweets(users: [], tweets: slice, at: now)

@@ -269,7 +269,9 @@ public final class TweetStore: Sendable {
         /// The ids of the tweets that were new, in the given order.
         public var inserted: [String] = []
         /// Tweets already stored under a made-up author (`local:name`, an
-        /// import's `--user` guess) that moved to the real author given now.
+        /// import's `--user` guess) that moved to the real author given now:
+        /// those the given tweets name, and all of the made-up user's when
+        /// the given users include the account of its name.
         public var reassigned = 0
     }
 
@@ -281,6 +283,11 @@ public final class TweetStore: Sendable {
     /// moves to the real author a later archive or the X API names. A tweet
     /// stored under a real account id is never moved.
     ///
+    /// A made-up user is merged into a real account of its username
+    /// (case-insensitively) given here: all its tweets become the account's,
+    /// those the given tweets do not name included, and it is deleted, so
+    /// that no lookup of the name shows one of the two without the other's tweets.
+    ///
     /// - Returns: the ids of the tweets that were new, in the given order.
     /// - Throws: `DatabaseError` (a tweet whose author is neither given nor stored violates a foreign key).
     @discardableResult
@@ -291,6 +298,7 @@ public final class TweetStore: Sendable {
     /// ``save(users:tweets:at:)``, saying which tweets were new and how many moved author.
     public func saveTweets(users: [User], tweets: [Tweet], at date: Date = Date()) async throws -> Saved {
         try await pool.write { db in
+            var saved = Saved()
             for user in users {
                 try db.execute(
                     sql: """
@@ -306,8 +314,10 @@ public final class TweetStore: Sendable {
                         """,
                     arguments: [user.id, user.username, user.usernameKey, user.displayName.storable, user.description?.storable,
                                 user.avatarURL?.absoluteString, date])
+                if !user.id.hasPrefix(User.localIDPrefix) {
+                    saved.reassigned += try Self.mergeMadeUpUsers(into: user, in: db)
+                }
             }
-            var saved = Saved()
             for tweet in tweets {
                 try TweetRecord(tweet, storedAt: date).insert(db, onConflict: .ignore)
                 if db.changesCount > 0 {
@@ -320,6 +330,21 @@ public final class TweetStore: Sendable {
             }
             return saved
         }
+    }
+
+    /// Moves the tweets of the made-up users of `account`'s username
+    /// (`local:name`, an import's `--user NAME` guess) to `account`, and
+    /// deletes those users.
+    ///
+    /// - Returns: how many tweets moved.
+    private static func mergeMadeUpUsers(into account: User, in db: Database) throws -> Int {
+        let madeUp = "SELECT id FROM user WHERE username_key = ? AND id LIKE ?"
+        let pattern = User.localIDPrefix + "%"
+        try db.execute(sql: "UPDATE tweet SET author_id = ? WHERE author_id IN (\(madeUp))",
+                       arguments: [account.id, account.usernameKey, pattern])
+        let moved = db.changesCount
+        try db.execute(sql: "DELETE FROM user WHERE id IN (\(madeUp))", arguments: [account.usernameKey, pattern])
+        return moved
     }
 
     /// The stored user with this username (case-insensitive; the most recently
