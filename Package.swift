@@ -184,6 +184,8 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // Log lines kept in memory, to read what the server logged.
                 .product(name: "InMemoryLogging", package: "swift-log"),
+                // A database whose write lock another connection holds.
+                .product(name: "GRDB", package: "GRDB.swift"),
                 // A fake X API server on 127.0.0.1.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,4 +1,7 @@
 import Foundation
+import GRDB
+import InMemoryLogging
+import NIOHTTP1
 import Testing
 import Tweets
 @testable import SentimentServer
@@ -169,6 +172,38 @@ struct UserRouteTests {
             let again = try await server.request(.GET, "/metrics").text
             #expect(again.contains("sentiment_classification_cache_hits_total 10"))
         }
+    }
+
+    @Test("While another process holds the database's write lock, a timeline whose fetched tweets cannot be stored, and clearing the history, are a 503 database-busy with Retry-After, logged as a warning")
+    func lockedDatabaseIs503() async throws {
+        let upstream = try await FakeXServer.start { request, _ in
+            request.path.hasPrefix("/2/users/by/username/")
+                ? .respond(status: 200, body: XBodies.user())
+                : .respond(status: 200, body: XBodies.tweets(1...3, next: nil))
+        }
+        defer { Task { try await upstream.stop() } }
+        let logs = InMemoryLogHandler()
+        try await TestServer.with(upstream: upstream.baseURL, logger: recordingLogger(logs), busyTimeout: 0.2) { server in
+            var configuration = Configuration()
+            configuration.allowsUnsafeTransactions = true
+            let writer = try DatabaseQueue(path: server.configuration.databasePath, configuration: configuration)
+            try await writer.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+            for (method, path, operation) in [(HTTPMethod.GET, "/v1/users/alice/tweets", "get"), (.DELETE, "/v1/history", "delete")] {
+                let answer = try await server.request(method, path)
+                #expect(answer.status == 503, "\(method) \(path): \(answer.text)")
+                #expect(answer.headers["retry-after"] == "10")
+                #expect(try answer.object()["code"] as? String == "database-busy")
+                try OpenAPIDocument.shared.validate(answer, path: path == "/v1/history" ? path : "/v1/users/{username}/tweets",
+                                                    method: operation)
+            }
+            try await writer.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+            let released = try await server.request(.GET, "/v1/users/alice/tweets")
+            #expect(released.status == 200)
+            #expect((try released.object()["tweets"] as? [Any])?.count == 3)
+        }
+        let failures = logs.entries.filter { "\($0.message)" == "request failed" }
+        #expect(failures.map(\.level) == [.warning, .warning])
+        #expect(failures.allSatisfy { "\($0.metadata["error"] ?? "")".contains("database is locked") })
     }
 
     @Test("Cache hits count the page's tweets that had a stored classification, not the fetched tweets beyond the page")

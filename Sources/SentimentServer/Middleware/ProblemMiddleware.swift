@@ -1,13 +1,16 @@
 import Hummingbird
 import Logging
 import NIOHTTP1
+import Tweets
 
 /// Turns every error into an `application/problem+json` response.
 ///
 /// ``Problem``s are answered as they are; Hummingbird's `HTTPError`s (a route
 /// not found, a body over the limit) keep their status; a request whose body
 /// breaks HTTP's framing or ends early (NIO's `HTTPParserError`) is a 400
-/// `malformed-request`, the client's fault; anything else is a
+/// `malformed-request`, the client's fault; a database whose write lock
+/// another process holds past the busy timeout is a 503 `database-busy`
+/// with `Retry-After`; anything else is a
 /// 500 whose detail goes to the log, not the client. 5xx answers are logged
 /// (``logLevel(for:)``).
 struct ProblemMiddleware: RouterMiddleware {
@@ -26,12 +29,14 @@ struct ProblemMiddleware: RouterMiddleware {
     }
 
     /// How a problem is logged: an expected upstream failure (502
-    /// `upstream-failed`: the X API is down and nothing is stored) at `warning`,
+    /// `upstream-failed`: the X API is down and nothing is stored) or a
+    /// database another process locks (503 `database-busy`) at `warning`,
     /// other 5xx — the server's own failures — at `error`, 4xx not at all.
     static func logLevel(for problem: Problem) -> Logger.Level? {
         switch problem.status.code {
         case ..<500: nil
         case 502 where problem.code == "upstream-failed": .warning
+        case 503 where problem.code == Problem.databaseBusy.code: .warning
         default: .error
         }
     }
@@ -54,6 +59,8 @@ struct ProblemMiddleware: RouterMiddleware {
                 ? "the connection closed before the request's body ended"
                 : "the request's HTTP framing is malformed (\(error))"
             return Problem(status: .badRequest, code: "malformed-request", title: "Malformed request", detail: detail)
+        case let error where TweetStore.isBusy(error):
+            return .databaseBusy
         default:
             return .internalError
         }

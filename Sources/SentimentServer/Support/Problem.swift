@@ -56,6 +56,7 @@ public struct Problem: Error, Sendable, Hashable {
         if status == .unauthorized { headers[.wwwAuthenticate] = #"Bearer realm="swift-sentiment""# }
         // RFC 9110 §12.5.3: a 415 for a content coding says which codings are taken.
         if code == "unsupported-content-encoding" { headers[.acceptEncoding] = "identity" }
+        if code == Self.databaseBusy.code { headers[.retryAfter] = String(Self.databaseBusyRetryAfter) }
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 
@@ -127,6 +128,16 @@ extension Problem {
     static let readOnlyDatabase = Problem(
         status: .conflict, code: "read-only-database", title: "Read-only database",
         detail: "the search history cannot be cleared: this server reads its database without writing to it (a file it may not write, served offline)")
+
+    /// 503: another process holds the database's write lock past the busy
+    /// timeout (10 s), so what the request fetched or classified cannot be
+    /// stored; answered with `Retry-After` (``databaseBusyRetryAfter``).
+    static let databaseBusy = Problem(
+        status: .serviceUnavailable, code: "database-busy", title: "Database busy",
+        detail: "another process holds the database's write lock, so this request's tweets or labels cannot be stored; try again later")
+
+    /// The `Retry-After` of ``databaseBusy``, in seconds: as long as the server waited for the lock.
+    static let databaseBusyRetryAfter = 10
 
     /// 500: a bug or an unexpected failure; the detail stays in the logs.
     static let internalError = Problem(status: .internalServerError, code: "internal-error", title: "Internal server error",

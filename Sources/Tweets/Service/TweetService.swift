@@ -116,7 +116,11 @@ public final class TweetService: Sendable {
     ///   ``TweetServiceError/invalidUsername(_:)`` (more than one leading `@` included);
     ///   ``TweetServiceError/invalidCursor`` for a cursor that is not this
     ///   server's, or was made for another user's timeline;
-    ///   a database error.
+    ///   a database error, among them the fetched page's or the
+    ///   classifications' write failing while another process holds the
+    ///   write lock (``TweetStore/isBusy(_:)``): unlike the search history,
+    ///   they are not best-effort, since a page of tweets the store does not
+    ///   hold could not be continued (a cursor starts below a stored tweet).
     public func timeline(username: String, cursor: String? = nil, limit: Int? = nil,
                          recordsSearch: Bool = true) async throws -> Timeline {
         guard User.isValidUsername(username) else { throw TweetServiceError.invalidUsername(username) }

@@ -7,8 +7,8 @@ import NIOHTTP1
 import Prometheus
 import ServiceLifecycle
 import Testing
-import Tweets
 @testable import SentimentServer
+@testable import Tweets
 
 /// A real server on 127.0.0.1 and a random port, with a temporary database,
 /// run in a `ServiceGroup` and shut down gracefully after the test's body.
@@ -28,10 +28,12 @@ struct TestServer: Sendable {
     ///   - configure: changes to the configuration (port 0, a temporary database, the dev profile).
     ///   - seed: runs on the store before the server starts (imports).
     ///   - logger: the server's logger (`recordingLogger(_:)` to look at its lines).
+    ///   - busyTimeout: how long the store's writes wait for another connection's write lock (10 s by default).
     static func with<T: Sendable>(
         upstream: URL? = nil,
         classifier: any TweetClassifier = KeywordClassifier(),
         logger: Logger = testLogger,
+        busyTimeout: TimeInterval = TweetStore.busyTimeout,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         seed: (TweetService) async throws -> Void = { _ in },
         _ body: @Sendable (TestServer) async throws -> T
@@ -43,7 +45,7 @@ struct TestServer: Sendable {
             upstreamBaseURL: upstream, bearerToken: BearerToken("test-token"), offline: upstream == nil,
             retryPolicy: RetryPolicy.none)
         configure(&configuration)
-        let store = try TweetStore(path: configuration.databasePath, logger: testLogger)
+        let store = try TweetStore(path: configuration.databasePath, logger: testLogger, busyTimeout: busyTimeout)
         try await seed(TweetService(store: store, source: nil, classifier: classifier, logger: testLogger))
         let metrics = ServerMetrics(registry: PrometheusCollectorRegistry())
         let source = ServerServices.makeSource(configuration: configuration, httpClient: .shared, metrics: metrics,
