@@ -115,6 +115,20 @@ struct XAPIClientTests {
         }
     }
 
+    @Test("A tweet with nothing visible in its text (white space, a zero-width space) is skipped, as an import skips it, and the rest of the page is kept")
+    func blankTweetsAreSkipped() async throws {
+        let body = #"{"data":[{"id":"4","text":"   ","created_at":"2024-05-02T10:00:00.000Z","lang":"en"},"#
+            + #"{"id":"3","text":"\u200b","created_at":"2024-05-02T09:30:00.000Z","lang":"zxx"},"#
+            + #"{"id":"2","text":"\u00a0\t","created_at":"2024-05-02T09:15:00.000Z","lang":"en"},"#
+            + #"{"id":"1","text":"still here","created_at":"2024-05-02T09:00:00.000Z","lang":"en"}],"#
+            + #""meta":{"result_count":4,"next_token":"more"}}"#
+        try await withClient({ _, _ in .respond(status: 200, body: body) }) { client, _, _ in
+            let page = try await client.tweets(of: alice, maxResults: 5, cursor: nil)
+            #expect(page.items.map(\.id) == ["1"])
+            #expect(page.nextCursor == "more")
+        }
+    }
+
     // MARK: - Failures
 
     @Test("5xx then success: retried after 4 s and 8 s")

@@ -112,7 +112,7 @@ public actor XAPIClient: TweetSource {
         if response.data == nil, let errors = response.errors, errors.contains(where: \.isResourceNotFound) {
             throw TweetSourceFailure.unknownUser(user.username)
         }
-        let tweets = try (response.data ?? []).map { try $0.tweet(defaultAuthorID: user.id) }
+        let tweets = try (response.data ?? []).compactMap { try $0.tweet(defaultAuthorID: user.id) }
         return Page(items: tweets, nextCursor: response.meta?.next_token)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Sentiment
 
 // The JSON bodies of the X API v2 endpoints the client calls.
 
@@ -52,12 +53,16 @@ struct XTweetObject: Decodable {
         var text: String?
     }
 
-    func tweet(defaultAuthorID: String) throws -> Tweet {
+    /// The tweet, or `nil` when its text has nothing visible (``BlankText``):
+    /// such a tweet is skipped, as an import skips it (`empty text`) and
+    /// `classify` refuses it, rather than stored and labelled neutral.
+    func tweet(defaultAuthorID: String) throws -> Tweet? {
+        let text = HTMLEntities.decode(note_tweet?.text ?? text)
+        guard !BlankText.isBlank(text) else { return nil }
         guard let createdAt = created_at.flatMap(TweetDate.parse) ?? Snowflake.date(ofID: id) else {
             throw TweetSourceFailure.malformedResponse("tweet \(id) has no valid created_at")
         }
-        return Tweet(id: id, authorID: author_id ?? defaultAuthorID, text: HTMLEntities.decode(note_tweet?.text ?? text),
-                     createdAt: createdAt, language: lang)
+        return Tweet(id: id, authorID: author_id ?? defaultAuthorID, text: text, createdAt: createdAt, language: lang)
     }
 }
 
