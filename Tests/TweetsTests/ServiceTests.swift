@@ -168,6 +168,18 @@ struct ServiceTests {
         }
     }
 
+    @Test("The first answer shows the user as stored (a NUL in the name as U+FFFD), as every later answer does, not as the source sent it")
+    func firstAnswerShowsTheStoredUser() async throws {
+        try await withStore { store, _ async throws in
+            let nully = User(id: "300", username: "nully", displayName: "Nu\u{0}lly")
+            let source = FakeSource(users: [nully], tweets: sampleTweets(2, by: nully))
+            let first = try await makeService(store, source: source).timeline(username: "nully")
+            #expect(first.user.displayName == "Nu\u{FFFD}lly")
+            let later = try await makeService(store, source: nil).timeline(username: "nully")
+            #expect(first.user == later.user)
+        }
+    }
+
     // MARK: - Paging
 
     /// Every page of alice's timeline from `service`, following the cursors (at most `maxPages`).

@@ -171,7 +171,9 @@ public final class TweetService: Sendable {
                 } while tweets.isEmpty && !sourceExhausted && requests < Self.sourcePagesForAPage
                 // The user is taken only once stored: when their tweets
                 // cannot be fetched, the store alone answers (or nothing does).
-                user = found
+                // They are answered as stored (a NUL in the name made
+                // storable, a description X left out kept), as later answers are.
+                user = try await store.user(id: found.id) ?? found
                 fetched = tweets
             } catch TweetSourceFailure.unknownUser {
                 throw TweetServiceError.unknownUser(key)
