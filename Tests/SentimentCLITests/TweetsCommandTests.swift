@@ -502,7 +502,7 @@ final class TweetsCommandTests {
             """#, besides: db)
         let imported = try await sentiment(["import", dump, "--db", db])
         #expect(imported.status == 65, "\(imported.stderr)")
-        #expect(imported.stderr.contains("skipped dump.jsonl, line 2: tweet 2\u{FFFD}[2J: missing text"), "\(imported.stderr)")
+        #expect(imported.stderr.contains(#"skipped dump.jsonl, line 2: id "2\#u{FFFD}[2J" is not a tweet id"#), "\(imported.stderr)")
         let run = try await sentiment(["tweets", "mallory", "--offline", "--db", db])
         #expect(run.status == 0, "\(run.stderr)")
         for (name, text) in [("output", run.output), ("import's errors", imported.stderr)] {

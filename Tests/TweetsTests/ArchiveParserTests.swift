@@ -247,6 +247,19 @@ struct ArchiveParserTests {
         #expect(contents.issues.map(\.description) == ["dump.jsonl, line 2: missing id", "dump.jsonl, line 3: missing id"])
     }
 
+    @Test("An id that is not digits, or has a leading zero, is no tweet's: its entry is reported and skipped, so tweets of a time sort by id as a number")
+    func idThatIsNoTweetID() {
+        let ids = ["11", "9", "010", "-5", "abc", "1.5", " 7", "0"]
+        let text = ids.enumerated().map { line, id in
+            #"{"id":"\#(id)","text":"tweet \#(line + 1)","created_at":"2021-10-06T22:38:10.000Z","author_id":"5"}"#
+        }.joined(separator: "\n")
+        let contents = ArchiveParser.parse(Data(text.utf8), file: "dump.jsonl")
+        #expect(Set(contents.tweets.map(\.id)) == ["11", "9", "0"])
+        #expect(contents.issues.map(\.description) == [3, 4, 5, 6, 7].map { line in
+            "dump.jsonl, line \(line): id \"\(ids[line - 1])\" is not a tweet id (digits, with no leading zero)"
+        })
+    }
+
     @Test("A negative integer id is no tweet's or user's id: its entry is skipped as a missing id")
     func negativeIDIsMissing() {
         let text = """
@@ -386,12 +399,12 @@ struct ArchiveParserTests {
     func jsonLinesV2() {
         let text = """
             {"id":"1445880548472328192","text":"v2 tweet","created_at":"2021-10-06T22:38:10.000Z","author_id":"77","lang":"en"}
-            {"data":[{"id":"1445880548472328193","text":"in a page","author_id":"77","created_at":"2021-10-06T22:39:10.000Z"},{"id":"x"}],"includes":{"users":[{"id":"77","username":"seventy","name":"Seventy Seven"}]},"meta":{"result_count":2}}
+            {"data":[{"id":"1445880548472328193","text":"in a page","author_id":"77","created_at":"2021-10-06T22:39:10.000Z"},{"id":"9"}],"includes":{"users":[{"id":"77","username":"seventy","name":"Seventy Seven"}]},"meta":{"result_count":2}}
             """
         let contents = ArchiveParser.parse(Data(text.utf8), file: "v2.jsonl")
         #expect(contents.tweets.map(\.text) == ["in a page", "v2 tweet"])
         #expect(contents.users == [User(id: "77", username: "seventy", displayName: "Seventy Seven")])
-        #expect(contents.issues.map(\.description) == ["v2.jsonl, line 2 data[1]: tweet x: missing text"])
+        #expect(contents.issues.map(\.description) == ["v2.jsonl, line 2 data[1]: tweet 9: missing text"])
     }
 
     @Test("A pretty-printed v2 page and a JSON array are read")

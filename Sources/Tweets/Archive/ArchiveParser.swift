@@ -348,10 +348,22 @@ public enum ArchiveParser {
         var message: String
     }
 
+    /// Whether `id` is written as a tweet id is: ASCII digits, with no leading
+    /// zero ("010" would sort as another number than 10 does).
+    static func isTweetID(_ id: String) -> Bool {
+        let digits = id.utf8
+        return !digits.isEmpty && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            && (digits.count == 1 || digits.first != UInt8(ascii: "0"))
+    }
+
     /// A tweet from a v1.1 or v2 object, and its author when the object embeds one.
     static func tweet(_ object: [String: Any]) -> Result<(Tweet, User?), EntryError> {
         guard let id = string(object["id_str"]) ?? string(object["id"]) else {
             return .failure(EntryError(message: "missing id"))
+        }
+        // Tweets of the same time are listed by id as a number: an id that is none would sort anywhere.
+        guard isTweetID(id) else {
+            return .failure(EntryError(message: "id \"\(id)\" is not a tweet id (digits, with no leading zero)"))
         }
         // The longest form first: v2 long posts, then v1.1's extended tweet (whose
         // `text` is cut at 140 characters with "…" and a link), then the plain text.
