@@ -38,10 +38,21 @@ public enum FileBytes {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw ReadError(code: errno) }
         defer { close(descriptor) }
+        return try read(descriptor: descriptor)
+    }
+
+    /// Reads `descriptor` to its end, or until more than `limit` bytes have
+    /// come (the data returned is then longer than `limit`, and the rest is
+    /// left unread, so a caller with a size limit is never fed without end by
+    /// `/dev/zero`). Interrupted reads are retried, and a non-blocking
+    /// descriptor (EAGAIN: a parent process may leave a pipe so) is waited on.
+    ///
+    /// - Throws: `ReadError` with the `errno` of the read that failed.
+    public static func read(descriptor: Int32, atMost limit: Int = .max) throws(ReadError) -> Data {
         var info = stat()
         var data = Data()
         if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 {
-            data.reserveCapacity(Int(info.st_size))
+            data.reserveCapacity(min(Int(info.st_size), limit))
         }
         var block = [UInt8](repeating: 0, count: 1 << 16)
         while true {
@@ -49,10 +60,19 @@ public enum FileBytes {
             if count == 0 { return data }
             if count > 0 {
                 data.append(contentsOf: block[..<count])
+                if data.count > limit { return data }
                 continue
             }
-            if errno == EINTR { continue }
-            throw ReadError(code: errno)
+            var error = errno
+            if error == EINTR { continue }
+            if error == EAGAIN || error == EWOULDBLOCK {
+                var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                // POLLHUP (the writer went away) comes back too: the next read gives the end.
+                if poll(&ready, 1, -1) >= 0 { continue }
+                error = errno
+                if error == EINTR { continue }
+            }
+            throw ReadError(code: error)
         }
     }
 }

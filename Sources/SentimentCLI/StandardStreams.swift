@@ -1,6 +1,7 @@
 import ArgumentParser
 import CStandardStreams
 import Foundation
+import Sentiment
 
 #if canImport(Glibc)
 import Glibc
@@ -28,10 +29,10 @@ enum StandardStreams {
         let reason: String
     }
 
-    /// All of standard input, read with `read(2)` (FileHandle's error says
-    /// only "NSCocoaErrorDomain error 256"), retrying EINTR and waiting for
-    /// data when standard input is non-blocking (EAGAIN: a parent process such
-    /// as a Node.js script may leave its pipe so), as `classify` waits on it.
+    /// All of standard input, read with `read(2)` (`FileBytes`; FileHandle's
+    /// error says only "NSCocoaErrorDomain error 256"), retrying EINTR and
+    /// waiting for data when standard input is non-blocking (EAGAIN: a parent
+    /// process such as a Node.js script may leave its pipe so), as `classify` waits on it.
     ///
     /// - Parameter limit: stop reading once more than `limit` bytes have come
     ///   (the data returned is then longer than `limit`, and standard input is
@@ -41,26 +42,10 @@ enum StandardStreams {
     ///   at the start, or a folder (`< /tmp`: "Is a directory").
     static func readInput(atMost limit: Int = .max) throws(ReadError) -> Data {
         if inputWasClosed { throw ReadError(reason: "closed") }
-        var data = Data()
-        var block = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = block.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if count == 0 { return data }
-            if count > 0 {
-                data.append(contentsOf: block[..<count])
-                if data.count > limit { return data }
-                continue
-            }
-            var error = errno
-            if error == EINTR { continue }
-            if error == EAGAIN || error == EWOULDBLOCK {
-                var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-                // POLLHUP (the writer went away) comes back too: the next read gives the end.
-                if poll(&ready, 1, -1) >= 0 { continue }
-                error = errno
-                if error == EINTR { continue }
-            }
-            throw ReadError(reason: String(cString: strerror(error)))
+        do {
+            return try FileBytes.read(descriptor: STDIN_FILENO, atMost: limit)
+        } catch {
+            throw ReadError(reason: error.reason)
         }
     }
 
