@@ -559,6 +559,32 @@ struct ServiceTests {
         }
     }
 
+    @Test("Tweets a later input names by the screen name alone of a stored account (a v1.1 user with no id) are the account's, and its earlier tweets stay listed")
+    func screenNameAloneJoinsTheStoredAccount() async throws {
+        let jack = User(id: "4242", username: "Jack", displayName: "Jack R")
+        let byName = User(id: "local:jack", username: "jack", displayName: "jack")
+        let all = sampleTweets(5, by: jack)
+        var later = Array(all.suffix(2))
+        for index in later.indices { later[index].authorID = byName.id }
+        try await withStore { store, _ async throws in
+            let service = TweetService(store: store, source: nil, classifier: CountingClassifier(), logger: testLogger)
+            _ = try await service.importArchive(ArchiveContents(users: [jack], tweets: Array(all.prefix(3))))
+            let summary = try await service.importArchive(ArchiveContents(users: [byName], tweets: later))
+            #expect(summary.tweetsAdded == 2)
+            #expect(summary.users == [jack])
+            #expect(try await store.user(username: "jack") == jack)
+            #expect(try await store.user(id: "local:jack") == nil)
+            let timeline = try await service.timeline(username: "jack")
+            #expect(timeline.tweets.map(\.tweet.id) == all.map(\.id))
+            #expect(Set(timeline.tweets.map(\.tweet.authorID)) == ["4242"])
+
+            // `tweets NAME --archive` reads such an input as the account's too.
+            let source = try await ArchiveSource(contents: ArchiveContents(users: [byName], tweets: later), owner: "jack",
+                                                 store: store)
+            #expect(try await source.user(username: "jack") == jack)
+        }
+    }
+
     @Test("An id read twice in one input is stored once, the first; a repeat that says something else is reported")
     func repeatedIDs() async throws {
         try await withStore { store, _ async throws in

@@ -227,6 +227,23 @@ struct StoreTests {
         }
     }
 
+    @Test("A name is looked up as the account that holds it last, and as an account before a user made up for it, however new")
+    func usernameLookupPrefersAccounts() async throws {
+        try await withStore { store, _ async throws in
+            let start = Date(timeIntervalSince1970: 1_700_000_000)
+            let madeUp = User(id: User.localIDPrefix + "alice", username: "alice", displayName: "alice")
+            var successor = alice
+            successor.id = "777"
+            try await store.save(users: [alice], tweets: [], at: start)
+            try await store.save(users: [successor], tweets: [], at: start.addingTimeInterval(60))
+            #expect(try await store.user(username: "Alice")?.id == "777")
+            // A made-up user stored after the account, as versions before
+            // imports resolved screen names did, does not hide it.
+            try await store.save(users: [madeUp], tweets: [], at: start.addingTimeInterval(120))
+            #expect(try await store.user(username: "alice")?.id == "777")
+        }
+    }
+
     @Test("Timelines page newest first below a tweet")
     func timelinePages() async throws {
         try await withStore { store, _ async throws in

@@ -12,4 +12,20 @@ extension ArchiveContents {
         guard let stored = try await store.user(username: username) else { return nil }
         return assigning(owner: stored)
     }
+
+    /// These contents with each user they know by a screen name alone
+    /// (`local:name`, a v1.1 `user` object with no id) replaced by the stored
+    /// account of that name, when one is stored: its tweets become the
+    /// account's. Stored after the account, the made-up user would be the
+    /// newer of the name and split its tweets from the account's.
+    func resolvingMadeUpUsers(from store: TweetStore) async throws -> ArchiveContents {
+        var accounts: [User] = []
+        for user in users where user.id.hasPrefix(User.localIDPrefix) {
+            if let stored = try await store.user(username: user.username), !stored.id.hasPrefix(User.localIDPrefix) {
+                accounts.append(stored)
+            }
+        }
+        guard !accounts.isEmpty else { return self }
+        return ArchiveContents(users: users + accounts, tweets: tweets, issues: issues, repeatedTweets: repeatedTweets)
+    }
 }

@@ -357,7 +357,7 @@ public final class TweetService: Sendable {
         owner: String? = nil,
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async throws -> ImportSummary {
-        var contents = contents
+        var contents = try await contents.resolvingMadeUpUsers(from: store)
         var issues = contents.issues
         var unusedOwner: String?
         if let owner {

@@ -26,11 +26,13 @@ public struct ArchiveSource: TweetSource {
     /// account of that name owns the tweets the contents would give a made-up
     /// user: when they do not name `owner` but could be theirs
     /// (``ArchiveContents/owner(username:)``), as
-    /// ``TweetService/importArchive(_:owner:progress:)`` reuses it.
+    /// ``TweetService/importArchive(_:owner:progress:)`` reuses it. A user the
+    /// contents know by a screen name alone is the stored account of that
+    /// name, as imports read it.
     ///
     /// - Throws: the store's `DatabaseError` when it cannot be read.
     public init(contents: ArchiveContents, owner: String, store: TweetStore) async throws {
-        var contents = contents
+        var contents = try await contents.resolvingMadeUpUsers(from: store)
         if contents.user(username: owner) == nil, contents.owner(username: owner) != nil,
             let assigned = try await contents.assigningStoredOwner(owner, from: store)
         {

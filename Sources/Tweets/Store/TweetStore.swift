@@ -348,11 +348,16 @@ public final class TweetStore: Sendable {
     }
 
     /// The stored user with this username (case-insensitive; the most recently
-    /// updated one if the name moved between accounts).
+    /// updated one if the name moved between accounts). An account comes
+    /// before a user made up for the name (`local:name`), however new: a file
+    /// from before imports gave such users' tweets to the account of their
+    /// name may hold both.
     public func user(username: String) async throws -> User? {
         let key = User.key(for: username)
         return try await pool.read { db in
-            try UserRecord.filter(Column("username_key") == key).order(Column("updated_at").desc).fetchOne(db)?.user
+            try UserRecord.filter(Column("username_key") == key)
+                .order(Column("id").like(User.localIDPrefix + "%"), Column("updated_at").desc)
+                .fetchOne(db)?.user
         }
     }
 
