@@ -146,6 +146,14 @@ let package = Package(
 
         // MARK: - Tests
 
+        /// What several test targets share: slots that bound how many tests
+        /// hold a process's or a server's file descriptors at once.
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
+
         .testTarget(
             name: "CTokenizerTests",
             dependencies: ["CTokenizer"],
@@ -176,6 +184,7 @@ let package = Package(
             name: "SentimentServerTests",
             dependencies: [
                 "SentimentServer",
+                "TestSupport",
                 "Sentiment",
                 "Tweets",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -201,7 +210,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SentimentCLITests",
-            dependencies: ["Sentiment"],
+            dependencies: ["Sentiment", "TestSupport"],
             exclude: ["Fixtures"],  // read by path, beside the tests
             swiftSettings: swiftSettings
         ),

@@ -90,15 +90,20 @@ struct OrderedOutputTests {
         signal(SIGPIPE, SIG_IGN)
         // The reader goes away without reading once the pipe is full: the write
         // that waits for room then fails with EPIPE, having sent a pipe's worth.
+        // (Full, not after a while: on a loaded machine the writer may not have
+        // written at all by then, and its first write would fail having sent nothing.)
         let readEnd = ends[0]
+        let capacity = Int(fcntl(ends[1], 1032 /* F_GETPIPE_SZ */))
+        try #require(capacity > 0 && capacity % 8 == 0)
         let left = DispatchSemaphore(value: 0)
         Thread {
-            Thread.sleep(forTimeInterval: 0.3)
+            var waiting: Int32 = 0
+            while ioctl(readEnd, UInt(FIONREAD), &waiting) == 0, Int(waiting) < capacity {
+                Thread.sleep(forTimeInterval: 0.01)
+            }
             close(readEnd)
             left.signal()
         }.start()
-        let capacity = Int(fcntl(ends[1], 1032 /* F_GETPIPE_SZ */))
-        try #require(capacity > 0 && capacity % 8 == 0)
         let batch = Batch(inputCapacity: 16, lineCapacity: 1)
         let outcomes: [RecordOutcome] = [.positive, .neutral, .negative, .error]
         for k in 0..<(capacity / 8 + 100) {

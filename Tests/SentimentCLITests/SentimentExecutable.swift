@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the built `sentiment` executable, the way a user would.
@@ -76,6 +77,22 @@ enum SentimentExecutable {
     static func run(executable: URL? = nil, _ arguments: [String], input: Data? = nil, environment: [String: String?] = [:],
                     timeLimit: Duration? = nil,
                     sourceLocation: SourceLocation = #_sourceLocation) async throws -> Run {
+        // The slot is taken before the files are opened: tests waiting for
+        // one held three descriptors each, hundreds at once (see `TaskSlots`).
+        await slots.acquire()
+        do {
+            let run = try await runHoldingSlot(executable: executable, arguments, input: input, environment: environment,
+                                               timeLimit: timeLimit, sourceLocation: sourceLocation)
+            await slots.release()
+            return run
+        } catch {
+            await slots.release()
+            throw error
+        }
+    }
+
+    private static func runHoldingSlot(executable: URL?, _ arguments: [String], input: Data?, environment: [String: String?],
+                                       timeLimit: Duration?, sourceLocation: SourceLocation) async throws -> Run {
         let process = try process(arguments, sourceLocation: sourceLocation)
         if let executable { process.executableURL = executable }
         let scratch = FileManager.default.temporaryDirectory
@@ -100,15 +117,8 @@ enum SentimentExecutable {
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = stderr
-        await slots.acquire()
-        do {
-            try process.run()
-        } catch {
-            await slots.release()
-            throw error
-        }
+        try process.run()
         let killed = await exit(of: process, timeLimit: timeLimit)
-        await slots.release()
         if killed {
             Issue.record("sentiment \(arguments.joined(separator: " ")) was still running after \(timeLimit!) and was killed",
                          sourceLocation: sourceLocation)
@@ -156,7 +166,7 @@ enum SentimentExecutable {
     /// the suite had up to 14 at once on 2 cores, each loading the model, and
     /// a slower machine could have starved the tests that wait on a loopback
     /// server against a deadline.
-    static let slots = ProcessSlots(limit: max(2, 2 * ProcessInfo.processInfo.activeProcessorCount))
+    static let slots = TaskSlots(limit: max(2, 2 * ProcessInfo.processInfo.activeProcessorCount))
 
     /// Waits until `process`, started, has exited.
     ///
@@ -180,34 +190,5 @@ enum SentimentExecutable {
         }
         process.waitUntilExit()  // returns at once now; makes the termination status final
         return killed
-    }
-}
-
-/// A counting semaphore for tasks: `acquire` waits, without holding a
-/// thread, until one of `limit` slots is free.
-actor ProcessSlots {
-    private var free: Int
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    init(limit: Int) {
-        free = limit
-    }
-
-    /// Takes a slot, waiting for one when all are taken.
-    func acquire() async {
-        if free > 0 {
-            free -= 1
-            return
-        }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    /// Gives a slot back, to the longest waiter if there is one.
-    func release() {
-        if waiting.isEmpty {
-            free += 1
-        } else {
-            waiting.removeFirst().resume()
-        }
     }
 }

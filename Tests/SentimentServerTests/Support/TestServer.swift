@@ -6,6 +6,7 @@ import NIOCore
 import NIOHTTP1
 import Prometheus
 import ServiceLifecycle
+import TestSupport
 import Testing
 @testable import SentimentServer
 @testable import Tweets
@@ -36,6 +37,28 @@ struct TestServer: Sendable {
         busyTimeout: TimeInterval = TweetStore.busyTimeout,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         seed: (TweetService) async throws -> Void = { _ in },
+        _ body: @Sendable (TestServer) async throws -> T
+    ) async throws -> T {
+        // Hundreds of tests at once each held a server's sockets and a
+        // database's files: one slot each (see `TaskSlots`).
+        await slots.acquire()
+        do {
+            let result = try await withoutSlot(upstream: upstream, classifier: classifier, logger: logger,
+                                               busyTimeout: busyTimeout, configure: configure, seed: seed, body)
+            await slots.release()
+            return result
+        } catch {
+            await slots.release()
+            throw error
+        }
+    }
+
+    /// How many servers `with` runs at once.
+    static let slots = TaskSlots(limit: 16)
+
+    private static func withoutSlot<T: Sendable>(
+        upstream: URL?, classifier: any TweetClassifier, logger: Logger, busyTimeout: TimeInterval,
+        configure: (inout ServerConfiguration) -> Void, seed: (TweetService) async throws -> Void,
         _ body: @Sendable (TestServer) async throws -> T
     ) async throws -> T {
         let folder = try makeTemporaryDirectory()

@@ -1,7 +1,8 @@
+import TestSupport
 import Testing
 
-@Suite("Process slots")
-struct ProcessSlotsTests {
+@Suite("Task slots")
+struct TaskSlotsTests {
     /// Counts holders, remembering the most at once.
     actor Holders {
         private(set) var now = 0
@@ -12,7 +13,7 @@ struct ProcessSlotsTests {
 
     @Test("At most the limit of tasks hold a slot at once, and every task gets one")
     func slotsBoundTheTasks() async {
-        let slots = ProcessSlots(limit: 3)
+        let slots = TaskSlots(limit: 3)
         let holders = Holders()
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<20 {
