@@ -65,6 +65,67 @@ struct ConnectionTests {
         }
     }
 
+    @Test("A request that expects 100-continue on a connection still being answered gets it after that answer, never inside it")
+    func pipelinedExpectContinueWaitsItsTurn() async throws {
+        try await TestServer.with { server in
+            let connection = try RawConnection(server)
+            let body = #"{"texts":["what a lovely day"]}"#
+            try connection.send("GET /openapi.json HTTP/1.1\r\nHost: test\r\n\r\n"
+                + "POST /v1/classify HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
+            let upToContinue = try #require(try await connection.receive(until: "HTTP/1.1 100 Continue\r\n\r\n", timeout: .seconds(10)),
+                                            "no 100 Continue while the body is held back")
+            try connection.send(body)
+            let rest = try #require(try await connection.receiveUntilClosed(timeout: .seconds(10)))
+            let first = try #require(RawResponse(upToContinue))
+            #expect(first.status == 200)
+            let length = try #require(first.headers["content-length"].flatMap { Int($0) })
+            let continueLine = Data("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+            // The GET's whole body comes before the interim response, and nothing else does.
+            #expect(first.body.count == length + continueLine.count, "the 100 Continue is not right after the first answer")
+            #expect(first.body.suffix(continueLine.count) == continueLine)
+            #expect(try #require(RawResponse(rest)).status == 200)
+        }
+    }
+
+    @Test("An HTTP/1.0 request is answered as HTTP/1.0: a stream of unknown length is not chunked and ends with the connection",
+          arguments: ["", "Connection: keep-alive\r\n"])
+    func http10StreamIsNotChunked(keepAlive: String) async throws {
+        try await TestServer.with(configure: { $0.idleTimeout = .seconds(120) }) { server in
+            let connection = try RawConnection(server)
+            let body = "\"what a lovely day\"\n\"so sad today\"\n"
+            try connection.send("POST /v1/classify HTTP/1.0\r\nContent-Type: application/x-ndjson\r\n\(keepAlive)"
+                + "Content-Length: \(body.utf8.count)\r\n\r\n" + body)
+            let raw = try #require(try await connection.receiveUntilClosed(timeout: .seconds(10)), "still open after the answer")
+            #expect(String(decoding: raw.prefix(13), as: UTF8.self) == "HTTP/1.0 200 ")
+            let response = try #require(RawResponse(raw))
+            #expect(response.headers["transfer-encoding"] == nil)
+            #expect(response.headers["connection"]?.lowercased() == "close")
+            let lines = String(decoding: response.body, as: UTF8.self).split(separator: "\n")
+            #expect(lines.count == 2, "\(lines)")
+            let labels = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])["label"] as? String }
+            #expect(labels == ["positive", "negative"])
+        }
+    }
+
+    @Test("An HTTP/1.0 keep-alive request answered with a length is told keep-alive, in HTTP/1.0, and the connection serves the next")
+    func http10KeepAliveIsSaid() async throws {
+        try await TestServer.with(configure: { $0.idleTimeout = .seconds(120) }) { server in
+            let connection = try RawConnection(server)
+            for _ in 0..<2 {
+                try connection.send("GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+                let raw = try #require(try await connection.receive(until: "\r\n\r\n", timeout: .seconds(10)))
+                #expect(String(decoding: raw.prefix(13), as: UTF8.self) == "HTTP/1.0 200 ")
+                let response = try #require(RawResponse(raw))
+                #expect(response.headers["connection"]?.lowercased() == "keep-alive")
+                let length = try #require(response.headers["content-length"].flatMap { Int($0) })
+                if response.body.count < length {
+                    _ = try await connection.receive(until: "}", timeout: .seconds(10))
+                }
+            }
+        }
+    }
+
     @Test("A request whose chunked framing is malformed is a 400 malformed-request, not a server failure", arguments: [
         "5\r\n{\"tex\r\nZZ\r\nts\":[\"a\"]}\r\n0\r\n\r\n",  // a chunk size that is not hexadecimal
         "5\r\n{\"texts\":[\"a\"]}\r\n0\r\n\r\n",  // a chunk longer than its size

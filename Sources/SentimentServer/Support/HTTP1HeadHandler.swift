@@ -1,8 +1,9 @@
 import NIOCore
 import NIOHTTP1
 
-/// What only the HTTP/1 request head shows, handled next to the HTTP/1 decoder:
-/// Hummingbird sees requests after their HTTP version is gone.
+/// What only the HTTP/1 request head shows, handled next to the HTTP/1 codec:
+/// Hummingbird sees requests after their HTTP version is gone, and answers
+/// every one as HTTP/1.1.
 ///
 /// - **Closing.** Hummingbird closes a connection after a response only when
 ///   the request says `Connection: close`, in that case. So an HTTP/1.0 request
@@ -10,26 +11,83 @@ import NIOHTTP1
 ///   connection open until the idle timeout, and so did `Connection: Close`. A
 ///   request that NIO reads as not keep-alive (RFC 9112 §9.3) gets
 ///   `Connection: close`.
+/// - **HTTP/1.0.** An HTTP/1.0 request is answered as HTTP/1.0, which has no
+///   chunked framing (RFC 9112 §6.1): a body of unknown length (an NDJSON
+///   stream) ends with the connection, which is then closed and says so. A
+///   body of known length keeps a `keep-alive` connection open, with
+///   `Connection: keep-alive` in the answer, as HTTP/1.0 clients expect.
 /// - **`Expect: 100-continue`.** A client that asks waits for `100 Continue`
 ///   before it sends the body (curl, for a body over 1 MiB, gives up waiting
-///   after a second). It is sent at once (RFC 9110 §10.1.1).
-final class HTTP1HeadHandler: ChannelInboundHandler, RemovableChannelHandler {
+///   after a second). It is sent at once (RFC 9110 §10.1.1), or, when the
+///   request came on a connection still being answered (pipelined), once the
+///   answers before it are complete, so that it never lands inside another.
+final class HTTP1HeadHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
+
+    /// A request whose answer is not complete yet.
+    private struct Pending {
+        var version: HTTPVersion
+        var keepAlive: Bool
+        /// Still owed a `100 Continue`.
+        var owedContinue: Bool
+        /// Its answer ends the connection (HTTP/1.0 with no length).
+        var closesAfter = false
+    }
+
+    /// Requests in the order they came, the one being answered first.
+    private var pending: [Pending] = []
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else {
             context.fireChannelRead(data)
             return
         }
-        if head.version != .http1_0, head.headers["expect"].contains(where: { $0.lowercased() == "100-continue" }) {
-            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
-        }
+        let expects = head.version != .http1_0
+            && head.headers["expect"].contains(where: { $0.lowercased() == "100-continue" })
+        pending.append(Pending(version: head.version, keepAlive: head.isKeepAlive, owedContinue: expects))
+        if pending.count == 1 { sendOwedContinue(context: context) }
         if !head.isKeepAlive, head.headers["connection"] != ["close"] {
             head.headers.replaceOrAdd(name: "connection", value: "close")
         }
         context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where head.status != .continue && pending.first?.version == .http1_0:
+            head.version = .http1_0
+            head.headers.remove(name: "transfer-encoding")
+            if head.headers["content-length"].isEmpty {
+                pending[0].closesAfter = true
+                head.headers.replaceOrAdd(name: "connection", value: "close")
+            } else if pending[0].keepAlive {
+                head.headers.replaceOrAdd(name: "connection", value: "keep-alive")
+            }
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end:
+            context.write(data, promise: promise)
+            guard !pending.isEmpty else { return }
+            let answered = pending.removeFirst()
+            if answered.closesAfter {
+                context.flush()
+                context.close(promise: nil)
+            } else {
+                sendOwedContinue(context: context)
+            }
+        default:
+            context.write(data, promise: promise)
+        }
+    }
+
+    /// Sends `100 Continue` to the request being answered, if it is owed one.
+    private func sendOwedContinue(context: ChannelHandlerContext) {
+        guard let first = pending.first, first.owedContinue else { return }
+        pending[0].owedContinue = false
+        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: first.version, status: .continue))),
+                              promise: nil)
     }
 }
 
