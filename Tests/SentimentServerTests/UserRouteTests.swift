@@ -193,6 +193,8 @@ struct UserRouteTests {
                 #expect(answer.status == 503, "\(method) \(path): \(answer.text)")
                 #expect(answer.headers["retry-after"] == "10")
                 #expect(try answer.object()["code"] as? String == "database-busy")
+                let detail = try #require(try answer.object()["detail"] as? String)
+                #expect(detail.contains(path == "/v1/history" ? "cleared search history" : "tweets fetched"), "\(detail)")
                 try OpenAPIDocument.shared.validate(answer, path: path == "/v1/history" ? path : "/v1/users/{username}/tweets",
                                                     method: operation)
             }

@@ -130,11 +130,13 @@ extension Problem {
         detail: "the search history cannot be cleared: this server reads its database without writing to it (a file it may not write, served offline)")
 
     /// 503: another process holds the database's write lock past the busy
-    /// timeout (10 s), so what the request fetched or classified cannot be
-    /// stored; answered with `Retry-After` (``databaseBusyRetryAfter``).
+    /// timeout (10 s), so what the request writes (what it fetched or
+    /// classified, or the cleared history) cannot be written; answered with
+    /// `Retry-After` (``databaseBusyRetryAfter``).
     static let databaseBusy = Problem(
         status: .serviceUnavailable, code: "database-busy", title: "Database busy",
-        detail: "another process holds the database's write lock, so this request's tweets or labels cannot be stored; try again later")
+        detail: "another process holds the database's write lock, so what this request writes (the tweets fetched and their labels, "
+            + "or the cleared search history) cannot be written; try again later")
 
     /// The `Retry-After` of ``databaseBusy``, in seconds: as long as the server waited for the lock.
     static let databaseBusyRetryAfter = 10
