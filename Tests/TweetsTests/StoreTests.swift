@@ -244,6 +244,21 @@ struct StoreTests {
         }
     }
 
+    @Test("Prefix search lists a username once, as the account a lookup of the name finds, when the name moved between accounts")
+    func prefixSearchListsAMovedNameOnce() async throws {
+        try await withStore { store, _ async throws in
+            let start = Date(timeIntervalSince1970: 1_700_000_000)
+            var successor = alice
+            successor.id = "777"
+            successor.displayName = "Alice Again"
+            try await store.save(users: [alice, bob], tweets: [], at: start)
+            try await store.save(users: [successor], tweets: [], at: start.addingTimeInterval(60))
+            #expect(try await store.users(prefix: "ali").map(\.id) == ["777"])
+            #expect(try await store.users(prefix: "alice ex").isEmpty, "the earlier account of the name cannot be shown by it")
+            #expect(try await store.users(prefix: "b").map(\.id) == [bob.id])
+        }
+    }
+
     @Test("Timelines page newest first below a tweet")
     func timelinePages() async throws {
         try await withStore { store, _ async throws in

@@ -372,7 +372,9 @@ public final class TweetStore: Sendable {
     public static let maximumPrefixLength = 100
 
     /// Stored users whose username, or display name, starts with `prefix`
-    /// (case-insensitive, `@` ignored), usernames first, alphabetically.
+    /// (case-insensitive, `@` ignored), usernames first, alphabetically. A
+    /// username that moved between accounts is listed once, as the user
+    /// ``user(username:)`` finds: the other could not be shown by its name.
     ///
     /// A prefix longer than ``maximumPrefixLength`` characters finds no one.
     ///
@@ -390,9 +392,14 @@ public final class TweetStore: Sendable {
             try UserRecord.fetchAll(
                 db,
                 sql: """
-                    SELECT * FROM user
-                    WHERE username_key LIKE ? ESCAPE '\\' OR swiftLowercaseString(display_name) LIKE ? ESCAPE '\\'
-                    ORDER BY (username_key LIKE ? ESCAPE '\\') DESC, username_key, updated_at DESC
+                    SELECT * FROM (
+                        SELECT *, ROW_NUMBER() OVER (
+                            PARTITION BY username_key ORDER BY (id LIKE 'local:%'), updated_at DESC) AS name_rank
+                        FROM user
+                    )
+                    WHERE name_rank = 1
+                        AND (username_key LIKE ? ESCAPE '\\' OR swiftLowercaseString(display_name) LIKE ? ESCAPE '\\')
+                    ORDER BY (username_key LIKE ? ESCAPE '\\') DESC, username_key
                     LIMIT ?
                     """,
                 arguments: [pattern, pattern, pattern, limit]
