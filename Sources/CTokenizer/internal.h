@@ -293,6 +293,9 @@ uint64_t ctk__hash_with_state(const void *bytes, size_t count, uint64_t state);
 
 /** Whether a normalized word is a negation cue. */
 bool ctk__is_negator(const char *text, size_t len);
+/** Whether an elongated word, each run already cut to two letters, is a cue a
+ *  tweet stretched ("nooot", "nevvver", "cannooot"); a stretched "no" is not. */
+bool ctk__is_stretched_negator(const char *text, size_t len);
 
 /** Whether a punctuation character ends a clause (and a negation scope):
  *  . , ; : ! ? … and their full-width, small, vertical, CJK and Arabic forms

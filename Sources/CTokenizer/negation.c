@@ -37,6 +37,35 @@ bool ctk__is_negator(const char *text, size_t len)
 
 #undef CUE
 
+/* The elongation mark cuts a run of three or more letters to two, so a
+ * stretched cue ("nooooot") reaches the list as "noot". Each doubled letter
+ * may stand for one letter of a cue: every way of undoubling them is tried
+ * (a word has few). A cue of two letters is left out: a stretched "no"
+ * ("noooo, my phone") is an exclamation, not a determiner that negates what
+ * follows. */
+bool ctk__is_stretched_negator(const char *text, size_t len)
+{
+    if (len < 4 || len > 16) return false;
+    size_t doubled[16];
+    size_t count = 0;
+    for (size_t i = 1; i < len; i++)
+        if (text[i] == text[i - 1]) doubled[count++] = i;
+    if (count == 0 || count > 6) return false;
+    for (unsigned mask = 1; mask < (1u << count); mask++) {
+        char word[16];
+        size_t n = 0;
+        size_t next = 0;
+        for (size_t i = 0; i < len; i++) {
+            if (next < count && doubled[next] == i) {
+                if (mask & (1u << next++)) continue;
+            }
+            word[n++] = text[i];
+        }
+        if (n >= 3 && ctk__is_negator(word, n)) return true;
+    }
+    return false;
+}
+
 bool ctk__is_clause_cp(uint32_t cp)
 {
     switch (cp) {

@@ -112,6 +112,9 @@ CTK_INLINE void emit_body(ctk_scanner *s, ctk_kind kind, unsigned flags, size_t 
             ctk__is_negator(t, text_len)) {
             flags |= CTK_FLAG_NEGATOR;
             s->in_negation = true;
+        } else if (t && (flags & CTK_FLAG_ELONGATED) && ctk__is_stretched_negator(t, text_len)) {
+            flags |= CTK_FLAG_NEGATOR;
+            s->in_negation = true;
         } else if (s->in_negation) {
             flags |= CTK_FLAG_NEGATED;
         }

@@ -314,6 +314,29 @@ struct TokenizerTests {
         #expect(result.stats.invalid_sequences == 0)
     }
 
+    @Test("A stretched negation cue still negates what follows, but a stretched \"no\" is an exclamation", arguments: [
+        ("nooooot good", "word:noot[elong,negator]"),
+        ("NOTTTT cool", "word:nott[elong,caps,negator]"),
+        ("nevvvverrrr good", "word:nevverr[elong,negator]"),
+        ("cannoooot good", "word:cannoot[elong,negator]"),
+        ("dooon't good", "word:doon't[elong,negator]"),
+    ])
+    func stretchedNegator(text: String, cue: String) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description).first == cue)
+        #expect(result.list.last?.description.hasSuffix("[neg]") == true, "\(result.list)")
+    }
+
+    @Test("A stretched \"no\" or a word that only looks like a stretched cue negates nothing", arguments: [
+        "noooo my phone died", "nooo good", "nottingham good", "knooot good",
+    ])
+    func stretchedNonNegator(text: String) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.allSatisfy { !$0.description.contains("neg") }, "\(result.list)")
+    }
+
     @Test("Dropped punctuation still ends the negation scope")
     func dropPunctEndsNegation() throws {
         let result = tokenize("not good. fine", options: Options.default | Options.dropPunct)

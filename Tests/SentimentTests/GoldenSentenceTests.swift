@@ -36,7 +36,7 @@ struct GoldenSentenceTests {
         #expect(try label(text) != .negative)
     }
 
-    @Test("A negated positive word is not positive", arguments: ["not good", "This is not good. Not good at all."])
+    @Test("A negated positive word is not positive", arguments: ["not good", "This is not good. Not good at all.", "this movie was nooooot good", "I am NOTTTT happy"])
     func negatedPositive(text: String) throws {
         #expect(try label(text) != .positive)
     }
