@@ -1,3 +1,5 @@
+import Foundation
+import Hummingbird
 import NIOCore
 import NIOHTTP1
 
@@ -16,6 +18,11 @@ import NIOHTTP1
 ///   stream) ends with the connection, which is then closed and says so. A
 ///   body of known length keeps a `keep-alive` connection open, with
 ///   `Connection: keep-alive` in the answer, as HTTP/1.0 clients expect.
+/// - **A request NIO cannot parse** (an unknown method, a head over the
+///   decoder's limits, a version other than HTTP/1, both `Content-Length` and
+///   `Transfer-Encoding`) is answered by Hummingbird with a bare `400` and no
+///   body; it gets the `malformed-request` problem and an `X-Request-ID` as
+///   every other error does.
 /// - **`Expect: 100-continue`.** A client that asks waits for `100 Continue`
 ///   before it sends the body (curl, for a body over 1 MiB, gives up waiting
 ///   after a second). It is sent at once (RFC 9110 §10.1.1), or, when the
@@ -40,6 +47,14 @@ final class HTTP1HeadHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests in the order they came, the one being answered first.
     private var pending: [Pending] = []
 
+    /// What the decoder could not parse, once it has said so.
+    private var parserError: HTTPParserError?
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let error = error as? HTTPParserError { parserError = error }
+        context.fireErrorCaught(error)
+    }
+
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data) else {
             context.fireChannelRead(data)
@@ -57,6 +72,18 @@ final class HTTP1HeadHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
+        case .head(var head) where parserError != nil && head.status == .badRequest
+            && head.headers["content-length"] == ["0"] && head.headers["content-type"].isEmpty:
+            // Hummingbird's answer to a parse error: the problem instead.
+            let requestID = UUID().uuidString.lowercased()
+            let problem = Problem(status: .badRequest, code: "malformed-request", title: "Malformed request",
+                                  detail: Self.describe(parserError!))
+            let body = (try? JSONCoding.encoder.encode(problem.body(instance: nil, requestID: requestID))) ?? Data()
+            head.headers.replaceOrAdd(name: "content-type", value: Problem.contentType)
+            head.headers.replaceOrAdd(name: "content-length", value: String(body.count))
+            head.headers.replaceOrAdd(name: HeaderName.requestID.rawName, value: requestID)
+            context.write(wrapOutboundOut(.head(head)), promise: nil)
+            context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: promise)
         case .head(var head) where head.status != .continue && pending.first?.version == .http1_0:
             head.version = .http1_0
             head.headers.remove(name: "transfer-encoding")
@@ -79,6 +106,20 @@ final class HTTP1HeadHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         default:
             context.write(data, promise: promise)
+        }
+    }
+
+    /// What a parse error means, for the person who sent the request.
+    static func describe(_ error: HTTPParserError) -> String {
+        switch error {
+        case .headerOverflow: "the request line and headers are larger than this server reads"
+        case .invalidMethod: "the method is not an HTTP method"
+        case .invalidVersion: "the request is not HTTP/1.0 or HTTP/1.1"
+        case .invalidURL: "the request target is not a valid URL path"
+        case .unexpectedContentLength: "the request has both Content-Length and Transfer-Encoding"
+        case .invalidContentLength: "the Content-Length is not a number"
+        case .invalidHeaderToken, .invalidCharactersUsed: "a header name or value holds a character HTTP does not allow"
+        default: "the request is not valid HTTP/1.1 (\(error))"
         }
     }
 
