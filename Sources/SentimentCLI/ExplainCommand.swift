@@ -48,7 +48,8 @@ struct ExplainCommand: ParsableCommand {
     /// The one text given.
     var text: String { textWords.first ?? "" }
 
-    @Option(help: "Features to list per class.")
+    // The next argument is the value even when it starts with "-": "--limit -1" is out of range, not missing.
+    @Option(parsing: .unconditional, help: "Features to list per class.")
     var limit: Int = 8
 
     func validate() throws {

@@ -43,7 +43,7 @@ struct TrainCommand: ParsableCommand {
     @Option(help: "Scores the temperature is fitted to: forward (fold k scored by a model of the folds before it; needs chronological folds, and with stratified ones is pooled, which is said on standard error) or pooled (the usual cross-validation).")
     var calibration: CalibrationScores = TrainingOptions().calibration
 
-    @Option(help: "Seed of the stratified fold assignment (chronological folds are cut in tweet-id order and use it only when they fall back to stratified).")
+    @Option(parsing: .unconditional, help: "Seed of the stratified fold assignment (chronological folds are cut in tweet-id order and use it only when they fall back to stratified).")
     var seed: UInt64 = 1
 
     // Numeric options read the next argument as their value even when it

@@ -74,19 +74,20 @@ struct ExplainCommandTests {
         }
     }
 
-    @Test("An empty or blank text or a limit below 1 is a usage error, exit 64", arguments: [
-        [""], ["  \t "], ["\u{200B}\u{200D}"], ["fine", "--limit", "0"],
+    @Test("An empty or blank text or a limit below 1 is a usage error, exit 64, a negative limit read as one", arguments: [
+        [""], ["  \t "], ["\u{200B}\u{200D}"], ["fine", "--limit", "0"], ["--limit", "-1", "fine"],
     ])
     func badArguments(arguments: [String]) async throws {
         let run = try await explain(arguments)
         #expect(run.status == 64, "\(run.stderr)")
         #expect(run.output.isEmpty)
-        #expect(run.stderr.contains("nothing to explain") || run.stderr.contains("--limit"), "\(run.stderr)")
+        #expect(run.stderr.contains("nothing to explain") || run.stderr.contains("--limit must be at least 1"), "\(run.stderr)")
     }
 
     @Test("A text that starts with a dash is explained, not read as options", arguments: [
         ["-1 for this hotel"], ["-5 stars, worst service ever", "--limit", "3"], ["-_-"], ["--limit", "2", "-_- so tired"],
         ["--", "--help"], ["--- great ---"], ["---"], ["--limit", "2", "--- so tired"], ["--", "--- ok"],
+        ["--- wow ---", "--limit", "3"],
     ])
     func dashLedText(arguments: [String]) async throws {
         let run = try await explain(arguments)
@@ -96,10 +97,11 @@ struct ExplainCommandTests {
         #expect(!run.output.contains("USAGE"))
     }
 
-    @Test("A text led by three dashes gets a -- before it; a -- already given or an option's value is left alone")
+    @Test("A text led by three dashes moves to the end after a --, the options after it staying options; a -- already given or an option's value is left alone")
     func separatingDashLedText() {
         #expect(DashLedText.separated(["explain", "--- a"]) == ["explain", "--", "--- a"])
         #expect(DashLedText.separated(["explain", "--limit", "2", "---"]) == ["explain", "--limit", "2", "--", "---"])
+        #expect(DashLedText.separated(["explain", "--- a", "--limit", "2"]) == ["explain", "--limit", "2", "--", "--- a"])
         #expect(DashLedText.separated(["explain", "--", "--- a"]) == ["explain", "--", "--- a"])
         #expect(DashLedText.separated(["explain", "--model", "---m", "ok"]) == ["explain", "--model", "---m", "ok"])
         #expect(DashLedText.separated(["classify", "---"]) == ["classify", "---"])

@@ -370,6 +370,14 @@ struct TrainCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
+    @Test("A negative --seed is an invalid value, not a missing one, exit 64")
+    func negativeSeedIsInvalid() async throws {
+        let (run, out) = try await train("negative-seed", ["--seed", "-1"])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("'-1' is invalid for '--seed"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     @Test("Folds that cannot be cut as asked are reported: too few examples for --folds, or an example without a tweet id for chronological folds")
     func foldsNotCutAsAskedAreReported() async throws {
         let (tooFew, _) = try await train("too-few", ["--folds", "10"])
