@@ -22,6 +22,13 @@ struct ModelOptions: ParsableArguments {
         completion: .directory)
     var directory: String?
 
+    func validate() throws {
+        // An empty path would be the current directory, used unsaid.
+        if directory?.isEmpty == true {
+            throw ValidationError("--model needs a model directory; leave it out for the default model")
+        }
+    }
+
     /// Loads the chosen model: `--model DIR`, otherwise `SentimentModel.loadDefault()`.
     ///
     /// - Throws: `ExitCode.noInput` (66) when the model is missing or unreadable and

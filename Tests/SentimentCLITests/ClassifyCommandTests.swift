@@ -477,6 +477,14 @@ struct ClassifyCommandTests {
         #expect(unreadable.stderr.contains("manifest.json: cannot read: Input/output error"), "\(unreadable.stderr)")
     }
 
+    @Test("An empty --model is a usage error, not the current directory", arguments: ["classify", "explain", "eval"])
+    func emptyModelIsRefused(command: String) async throws {
+        let arguments = [command, "--model", ""] + (command == "eval" ? ["labelled.tsv"] : command == "explain" ? ["hi"] : [])
+        let run = try await SentimentExecutable.run(arguments, input: Data("hello\n".utf8))
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("--model needs a model directory"), "\(run.stderr)")
+    }
+
     @Test("Usage errors exit 64", arguments: [
         ["--format", "xml"],
         ["--threads", "0"],

@@ -453,6 +453,22 @@ struct ModelFileTests {
         }
     }
 
+    @Test("A model directory that cannot be looked into is reported with the system's reason, not as no such file")
+    func directoryThatCannotBeEnteredIsNotMissing() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        // A path the system cannot follow even for root, as a folder without
+        // search permission is for its other users: a symbolic link to itself.
+        let loop = folder.appendingPathComponent("loop")
+        try FileManager.default.createSymbolicLink(atPath: loop.path, withDestinationPath: loop.path)
+        #expect {
+            try SentimentModel.load(from: loop)
+        } throws: { error in
+            guard let error = error as? ModelError, case .unreadable(let path, let reason) = error else { return false }
+            return path.hasSuffix("loop/manifest.json") && reason == "Too many levels of symbolic links"
+        }
+    }
+
     @Test("A manifest of a newer format version is refused")
     func newerFormatVersionIsRefused() throws {
         let directory = try Fixtures.temporaryDirectory()

@@ -251,10 +251,16 @@ enum ModelDirectory {
 
     /// The bytes of a regular file, or `missing` or `unreadable` naming it.
     static func read(_ url: URL) throws(ModelError) -> Data {
-        guard FileManager.default.fileExists(atPath: url.path) else { throw .missing(path: url.path) }
-        // A FIFO would block the read and a device (`/dev/zero`) never end.
         var info = stat()
-        guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+        guard stat(url.path, &info) == 0 else {
+            // A folder the user may not enter is not a missing model ("Permission denied").
+            guard errno == ENOENT || errno == ENOTDIR else {
+                throw .unreadable(path: url.path, reason: String(cString: strerror(errno)))
+            }
+            throw .missing(path: url.path)
+        }
+        // A FIFO would block the read and a device (`/dev/zero`) never end.
+        guard info.st_mode & S_IFMT == S_IFREG else {
             throw .unreadable(path: url.path, reason: "not a regular file")
         }
         do {
