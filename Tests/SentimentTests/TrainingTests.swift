@@ -172,6 +172,22 @@ struct TrainingTests {
             == Trainer.assignFolds(Fixtures.sample, folds: 3, order: .stratified, seed: 7))
     }
 
+    @Test("A temperature at an end of its search range is said: the probabilities stay over- or underconfident")
+    func temperatureAtItsBoundIsSaid() throws {
+        // Scores that are surely wrong a third of the time want a temperature far above 4.
+        let logits = (0..<300).flatMap { i -> [Double] in i % 3 == 0 ? [40, 0, 0] : [0, 40, 0] }
+        let gold = (0..<300).map { $0 % 3 == 2 ? SentimentLabel.negative : .neutral }
+        let top = Calibration.fitTemperature(logits: logits, gold: gold)
+        #expect(top > 3.99)
+        #expect(Calibration.temperatureBoundWarning(top)?.contains("overconfident") == true)
+        // Scores that are right but timid want one below ¼.
+        let timid = (0..<300).flatMap { i -> [Double] in i % 2 == 0 ? [0.01, 0, 0] : [0, 0.01, 0] }
+        let bottom = Calibration.fitTemperature(logits: timid, gold: (0..<300).map { $0 % 2 == 0 ? .negative : .neutral })
+        #expect(bottom < 0.2501)
+        #expect(Calibration.temperatureBoundWarning(bottom)?.contains("underconfident") == true)
+        #expect(Calibration.temperatureBoundWarning(1.539) == nil)
+    }
+
     @Test("Forward calibration scores each later fold once, by a model of the folds before it, and fits the temperature there")
     func forwardCalibrationChainsFolds() throws {
         let examples = Fixtures.sample.enumerated().map { offset, example in

@@ -33,6 +33,23 @@ enum Calibration {
         return exp((lo + hi) / 2)
     }
 
+    /// What to tell the user when a fitted temperature is at an end of
+    /// ``fitTemperature(logits:gold:)``'s range (`nil` inside it): the least
+    /// log-loss lies beyond it, so the probabilities stay over- (at 4) or
+    /// under-confident (at ¼), as on data too small or too noisy to learn from.
+    static func temperatureBoundWarning(_ temperature: Double) -> String? {
+        let tolerance = 1e-6
+        if temperature >= 4 * (1 - tolerance) {
+            return "warning: the temperature is at the top of its range (4): the held-out scores are less sure even than "
+                + "that, so the model's probabilities are still overconfident (too few or too noisy examples?)"
+        }
+        if temperature <= 0.25 * (1 + tolerance) {
+            return "warning: the temperature is at the bottom of its range (0.25): the held-out scores are surer even than "
+                + "that, so the model's probabilities are still underconfident"
+        }
+        return nil
+    }
+
     /// The prior exponent α in [0, 1.5] (steps of 0.05), by the one-standard-error
     /// rule of cross-validation: the smallest α whose mean macro-recall over the
     /// folds is within one standard error of the best mean.

@@ -186,6 +186,7 @@ public struct Trainer: Sendable {
                 log(String(format: "forward chaining: temperature %.3f (pooled folds: %.3f); ECE on later folds %.4f with it, %.4f with the pooled one",
                            temperature, pooledTemperature, after.expectedCalibrationError, before.expectedCalibrationError))
             }
+            if let warning = Calibration.temperatureBoundWarning(temperature) { log(warning) }
             if options.priorExponent == nil {
                 priorExponent = Calibration.fitPriorExponent(logits: outOfFold, gold: gold, fold: fold, folds: folds,
                                                               temperature: temperature, priors: priors)
