@@ -30,10 +30,10 @@ struct ClassifyCommand: ParsableCommand {
             escape (half an emoji, as a tool that cuts text at a UTF-16 length \
             leaves; in an id or user too) reads it as U+FFFD and gets "warning":"lone \
             surrogate"; an error record gets its identifiers' warnings. \
-            TSV and CSV have the same fields \
+            TSV and CSV have the fields of JSON Lines but unsupported \
             as columns: line, index, id, user, author_id, label, negative, \
             neutral, positive, score, lang, error, warning (empty where JSON \
-            Lines leaves a field out). A text over 560 bytes is scored as the \
+            Lines leaves a field out; another language: an empty label and its lang). A text over 560 bytes is scored as the \
             length-weighted mean of its pieces of at most 280 bytes (cut after \
             sentence ends), so its length alone does not make it sure.
 
