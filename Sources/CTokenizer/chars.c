@@ -5,6 +5,7 @@
 #include "internal.h"
 
 #include <unicode/uchar.h>
+#include <unicode/unorm2.h>
 #include <unicode/uscript.h>
 
 #define SP CTK_A_SPACE
@@ -33,6 +34,27 @@ const uint8_t ctk__ascii[256] = {
 #undef PU
 #undef SY
 
+/* Whether a letter counts as Latin: one of the Latin script, or one of no
+ * script (Common) whose NFKC decomposition begins with a Latin letter, as the
+ * mathematical alphanumerics of "fancy font" posts do ("𝐈 𝐥𝐨𝐯𝐞 𝐭𝐡𝐢𝐬" is
+ * "I love this"; U+1D400–U+1D7FF) and the letterlike symbols that fill their
+ * gaps ("ℎ", "ℬ", "ℍ"). Their bold Greek letters decompose to Greek, and
+ * U+30FC "ー" to itself: neither is Latin. */
+static bool is_latin_letter(UChar32 c)
+{
+    UErrorCode status = U_ZERO_ERROR;
+    UScriptCode script = uscript_getScript(c, &status);
+    if (script != USCRIPT_COMMON) return script == USCRIPT_LATIN;
+    const UNormalizer2 *nfkc = unorm2_getNFKCInstance(&status);
+    UChar decomposition[32];
+    int32_t length = U_SUCCESS(status) ? unorm2_getDecomposition(nfkc, c, decomposition, 32, &status) : 0;
+    if (U_FAILURE(status) || length <= 0) return false;
+    UChar32 first;
+    int32_t i = 0;
+    U16_NEXT(decomposition, i, length, first);
+    return uscript_getScript(first, &status) == USCRIPT_LATIN && U_SUCCESS(status);
+}
+
 unsigned ctk__uclass(uint32_t cp)
 {
     if (cp < 0x80) {
@@ -55,8 +77,7 @@ unsigned ctk__uclass(uint32_t cp)
         if (u_hasBinaryProperty(c, UCHAR_DEFAULT_IGNORABLE_CODE_POINT)) return CTK_U_SKIP;
         k |= CTK_U_LETTER | CTK_U_ALPHA;
         if (u_isUUppercase(c)) k |= CTK_U_UPPER;
-        UErrorCode status = U_ZERO_ERROR;
-        if (uscript_getScript(c, &status) == USCRIPT_LATIN) k |= CTK_U_LATIN;
+        if (is_latin_letter(c)) k |= CTK_U_LATIN;
     } else if (mask & U_GC_M_MASK) {
         k |= CTK_U_MARK;
     } else if (type == U_DECIMAL_DIGIT_NUMBER) {

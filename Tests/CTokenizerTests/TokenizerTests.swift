@@ -337,6 +337,17 @@ struct TokenizerTests {
         #expect(result.list.allSatisfy { !$0.description.contains("neg") }, "\(result.list)")
     }
 
+    @Test("Fancy-font letters count in the script of the letters they stand for")
+    func fancyFontLetterStats() throws {
+        // Mathematical bold and italic Latin (with the letterlike "ℎ" for italic h),
+        // double-struck "ℍ", then mathematical bold Greek and the katakana "ー".
+        let result = tokenize("𝐈 𝐥𝐨𝐯𝐞 𝑡ℎ𝑖𝑠 ℍ 𝛂𝛃 ラーメン")
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description).prefix(4) == ["word:i", "word:love", "word:this", "word:h"])
+        #expect(result.stats.latin_letters == 10)  // I love this H
+        #expect(result.stats.other_letters == 6)   // 𝛂𝛃 ラーメン
+    }
+
     @Test("Dropped punctuation still ends the negation scope")
     func dropPunctEndsNegation() throws {
         let result = tokenize("not good. fine", options: Options.default | Options.dropPunct)

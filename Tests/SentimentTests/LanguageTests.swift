@@ -148,6 +148,20 @@ struct LanguageTests {
         #expect(try language(text) == .unsupported(code: code))
     }
 
+    @Test("Posts in fancy-font letters are read as the words they spell", arguments: [
+        ("𝐈 𝐥𝐨𝐯𝐞 𝐭𝐡𝐢𝐬 𝐬𝐨 𝐦𝐮𝐜𝐡", Language.english),
+        ("𝘛𝘩𝘪𝘴 𝘪𝘴 𝘵𝘩𝘦 𝘣𝘦𝘴𝘵 𝘥𝘢𝘺 𝘦𝘷𝘦𝘳", .english),
+        ("𝕀 𝕔𝕒𝕟'𝕥 𝕨𝕒𝕚𝕥 𝕗𝕠𝕣 𝕥𝕙𝕖 𝕨𝕖𝕖𝕜𝕖𝕟𝕕", .english),
+        ("𝚃𝚑𝚊𝚗𝚔𝚜 𝚏𝚘𝚛 𝚝𝚑𝚎 𝚑𝚎𝚕𝚙", .english),
+        ("𝐇𝐨𝐲 𝐞𝐬 𝐮𝐧 𝐝í𝐚 𝐦𝐮𝐲 𝐛𝐮𝐞𝐧𝐨", .unsupported(code: "es")),
+        ("𝛋𝛂𝛌𝛈𝛍𝛆𝛒𝛂 𝛔𝛆 𝛐𝛌𝛐𝛖𝛓", .unsupported(code: "non-latin")),
+    ])
+    func fancyFont(text: String, expected: Language) throws {
+        #expect(try language(text) == expected)
+        let model = try #require(Self.model)
+        #expect(model.classify([text]).first?.language == expected, "the batch path agrees")
+    }
+
     @Test("Text without letters is undetermined and still scored")
     func undetermined() throws {
         #expect(try language("😍😍😍") == .undetermined)

@@ -141,8 +141,9 @@ typedef struct ctk_stats {
     size_t text_length;
     /** Invalid UTF-8 sequences in the input (each read as U+FFFD). */
     size_t invalid_sequences;
-    /** Letters in the Latin script (ASCII letters included). Letters are
-     *  counted in CTK_WORD and CTK_HASHTAG tokens only, so URLs and mentions
+    /** Letters in the Latin script (ASCII letters included), and letters of
+     *  no script that stand for Latin ones (the "fancy font" mathematical
+     *  alphanumerics, "𝐛𝐨𝐥𝐝"). Letters are counted in CTK_WORD and CTK_HASHTAG tokens only, so URLs and mentions
      *  do not count. */
     size_t latin_letters;
     /** Letters in any other script (Cyrillic, Arabic, Han, Hiragana …). */
