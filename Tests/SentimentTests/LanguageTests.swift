@@ -124,6 +124,16 @@ struct LanguageTests {
         #expect(try language(text) == .english)
     }
 
+    @Test("A short English post with one accented loanword or name stays English", arguments: [
+        "Résumé updated, wish me luck", "Mbappé scores again", "Piña colada weather", "Beyoncé slayed tonight",
+        "Pokémon cards everywhere lol",
+    ])
+    func englishWithAccents(text: String) throws {
+        #expect(try language(text) == .english)
+        let model = try #require(Self.model)
+        #expect(model.classify([text]).first?.language == .english, "the batch path agrees")
+    }
+
     @Test("Place and family names that begin with a foreign article do not make English foreign", arguments: [
         "I'm in Los Angeles, then Las Vegas",
         "Los Angeles to Las Vegas tonight",

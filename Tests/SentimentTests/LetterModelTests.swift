@@ -33,9 +33,23 @@ struct LetterModelTests {
     func symbols() throws {
         let model = Self.model(learning: ["cafe"])
         #expect(try #require(Self.cost(model, "café")).symbols == 5)
+        #expect(try #require(Self.cost(model, "кафе")).symbols == 5)
         #expect(try #require(Self.cost(model, "don't")).symbols == 6)
         #expect(Self.cost(model, "2nd") == nil)
         #expect(Self.cost(model, "e-mail") == nil)
+    }
+
+    @Test("A Latin letter with a diacritic costs what its base letters do", arguments: [
+        ("café", "cafe"), ("déjà", "deja"), ("mbappé", "mbappe"), ("ødegaard", "odegaard"), ("ælfred", "aelfred"),
+        ("łódź", "lodz"), ("phở", "pho"), ("gündoğan", "gundogan"),
+    ])
+    func diacriticsFolded(word: String, base: String) throws {
+        let model = Self.model(learning: Array(repeating: ["cafe", "the", "dog", "and"], count: 10).flatMap { $0 })
+        let folded = try #require(Self.cost(model, word))
+        let plain = try #require(Self.cost(model, base))
+        #expect(folded.nats == plain.nats && folded.symbols == plain.symbols)
+        // Letters of other scripts are not folded: one symbol the counts never saw.
+        #expect(try #require(Self.cost(model, "кафе")).nats > #require(Self.cost(model, "cafe")).nats + 2)
     }
 
     @Test("The costs follow the counts: a letter after a context is cheaper the more often it came there")

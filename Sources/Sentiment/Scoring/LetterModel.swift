@@ -7,8 +7,12 @@ import Foundation
 /// tell.
 ///
 /// A word is read as symbols — `a`–`z`, the apostrophe, one symbol for every
-/// other letter (any non-ASCII character: "é", "ß", "ł") — between boundary
-/// marks, and each symbol is predicted from the three before it. Counts are
+/// other letter (any other non-ASCII character: "ж", "ア") — between boundary
+/// marks, and each symbol is predicted from the three before it. A Latin
+/// letter with a diacritic is read as its base letter ("é" as "e", "ø" as
+/// "o", "æ" as "ae"; `folded`): the training tweets spell almost none, and
+/// one symbol that they never saw would cost a loanword or a name ("Déjà",
+/// "Mbappé") more than the language test's margin alone. Counts are
 /// smoothed by interpolating each order with the one below (add-2 towards the
 /// lower order's probability, down to the uniform 1/29), and the cost of each
 /// prediction, −ln p, is kept in sixteenths of a nat (0…255) in a table of
@@ -55,9 +59,9 @@ struct LetterModel: Sendable, Hashable {
     }
 
     /// The symbol of a byte of a word: 1–26 for `a`–`z`, 27 for the
-    /// apostrophe, 28 for the lead byte of a non-ASCII character, and 0 for
-    /// any other ASCII byte (a word holding one is not read) and for
-    /// continuation bytes (which `forEachSymbol` passes over).
+    /// apostrophe, 28 for the lead byte of a non-ASCII character not
+    /// `folded`, and 0 for any other ASCII byte (a word holding one is not
+    /// read) and for continuation bytes (which `forEachSymbol` passes over).
     @inline(__always)
     static func symbol(_ byte: UInt8) -> Int {
         switch byte {
@@ -75,10 +79,65 @@ struct LetterModel: Sendable, Hashable {
     @inline(__always)
     static func forEachSymbol(_ word: UnsafeRawBufferPointer, _ body: (Int) -> Void) -> Bool {
         for byte in word where byte < 0x80 && symbol(byte) == 0 { return false }
-        for byte in word where byte < 0x80 || byte >= 0xC0 { body(symbol(byte)) }
+        var i = 0
+        while i < word.count {
+            let byte = word[i]
+            guard byte >= 0xC0 else {
+                if byte < 0x80 { body(symbol(byte)) }
+                i += 1
+                continue
+            }
+            let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+            let letters = folded(word, at: i, length: length)
+            if letters == 0 {
+                body(symbol(byte))
+            } else {
+                body(Int(letters & 0xFF))
+                if letters > 0xFF { body(Int(letters >> 8)) }
+            }
+            i += length
+        }
         body(0)
         return true
     }
+
+    /// The symbols of the base letters of the Latin letter with a diacritic
+    /// encoded in `length` bytes at `start` of `word`: the first in the low
+    /// byte, a second ("æ" is "ae") in the high byte; 0 for any other
+    /// character.
+    @inline(__always)
+    static func folded(_ word: UnsafeRawBufferPointer, at start: Int, length: Int) -> UInt16 {
+        guard start + length <= word.count else { return 0 }
+        var scalar = UInt32(word[start]) & (0xFF >> (length + 1))
+        for k in 1..<length { scalar = scalar << 6 | UInt32(word[start + k] & 0x3F) }
+        switch scalar {
+        case 0xC0..<0x250: return baseLetters[Int(scalar) - 0xC0]
+        case 0x1E00..<0x1F00: return baseLetters[Int(scalar) - 0x1E00 + 0x190]
+        default: return 0
+        }
+    }
+
+    /// `folded`'s table for U+00C0–U+024F (Latin-1 Supplement and Latin
+    /// Extended-A and -B), then U+1E00–U+1EFF (Latin Extended Additional: the
+    /// letters of Vietnamese): the letters of each character's canonical
+    /// decomposition that are `a`–`z`, or for the letters that have none, the
+    /// ones they are written as in ASCII ("ø" "o", "ł" "l", "ı" "i", "æ" "ae").
+    static let baseLetters: [UInt16] = {
+        let unfolded: [Unicode.Scalar: String] = [
+            "æ": "ae", "œ": "oe", "ø": "o", "ð": "d", "þ": "th", "đ": "d", "ħ": "h", "ı": "i", "ĸ": "k",
+            "ł": "l", "ŋ": "n", "ŧ": "t", "ƀ": "b", "ƈ": "c", "ɍ": "r", "ɏ": "y",
+        ]
+        let scalars = Array(0xC0..<0x250) + Array(0x1E00..<0x1F00)
+        return scalars.map { value in
+            guard let scalar = Unicode.Scalar(value) else { return 0 }
+            let base = unfolded[scalar] ?? String(scalar).decomposedStringWithCanonicalMapping
+            let letters = base.unicodeScalars.compactMap { letter -> UInt16? in
+                letter.isASCII ? UInt16(symbol(UInt8(letter.value))) : nil
+            }.filter { $0 != 0 }
+            guard (1...2).contains(letters.count) else { return 0 }
+            return letters.count == 1 ? letters[0] : letters[0] | letters[1] << 8
+        }
+    }()
 
     /// The total cost of `word`'s symbols in nats, and how many there are
     /// (its letters and the closing boundary); nil for a word not read.
