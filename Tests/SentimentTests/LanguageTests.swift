@@ -141,6 +141,8 @@ struct LanguageTests {
         "Viva Las Vegas! Las Vegas baby",
         "LAS VEGAS and LOS ANGELES this summer",
         "Des Moines to Le Mans, with Da Vinci and Van Gogh",
+        "THE LAS VEGAS RAIDERS WON",
+        "Reading Der Spiegel on the train",
     ])
     func englishWithNames(text: String) throws {
         #expect(try language(text) == .english)
@@ -170,6 +172,16 @@ struct LanguageTests {
         #expect(try language(text) == expected)
         let model = try #require(Self.model)
         #expect(model.classify([text]).first?.language == expected, "the batch path agrees")
+    }
+
+    @Test("An article before a capitalized noun, or in ALL CAPS or Title Case, begins no name", arguments: [
+        "Der Kaffee hier schmeckt richtig gut", "Das Hotel war sauber und ruhig", "Das Buch hat mir gut gefallen",
+        "LES VACANCES SONT FINIES", "DAS KONZERT WAR TOLL", "Der Himmel Ist Blau", "Het Eten Was Heerlijk",
+    ])
+    func articlesBeforeNouns(text: String) throws {
+        #expect(try !language(text).isSupported)
+        let model = try #require(Self.model)
+        #expect(model.classify([text]).first?.language.isSupported == false, "the batch path agrees")
     }
 
     @Test("Text without letters is undetermined and still scored")

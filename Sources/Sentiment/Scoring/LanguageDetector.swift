@@ -17,7 +17,12 @@ import CTokenizer
 ///    given the benefit of the doubt.
 /// 4. A foreign verdict is checked once more without the articles that begin
 ///    names ("Los Angeles", "Las Vegas", "El Paso"; `sparingNames`), so that an
-///    English tweet about a place is not flagged for its name.
+///    English tweet about a place is not flagged for its name. An article
+///    before a word of another language's list ("Das Essen", "El Día") begins
+///    no name, and in a text with no word in lower case (ALL CAPS, Title Case)
+///    capitals mark no names. A text English without its names goes on to
+///    step 5, its names left out, and keeps its verdict if step 5 finds it
+///    foreign.
 /// 5. An English verdict with at most one English stopword is checked against
 ///    the model's `LetterModel` (when it has one): words that cost more than
 ///    `lettersThreshold` nats a symbol on average, `lettersMargin` nats in all
@@ -187,18 +192,22 @@ struct LanguageDetector: Sendable {
     /// English on at most one English stopword and the letter model finds the
     /// words of `buffer` unlike English. Costs nothing on other verdicts and on
     /// texts with more English stopwords: most English tweets.
+    /// The words of the names that begin at the token indices `names` (an
+    /// article and the word after it, step 4) are not read.
     @inline(__always)
-    func lettersVerdict(_ verdict: Language, englishStopwords: Int, buffer: TokenBuffer) -> Language {
+    func lettersVerdict(_ verdict: Language, englishStopwords: Int, buffer: TokenBuffer, names: [Int] = []) -> Language {
         guard englishStopwords <= 1, verdict == .english, let letters else { return verdict }
-        return Self.byLetters(letters, englishStopwords: englishStopwords, buffer: buffer) ? .unsupported(code: "other") : verdict
+        return Self.byLetters(letters, englishStopwords: englishStopwords, buffer: buffer, names: names)
+            ? .unsupported(code: "other") : verdict
     }
 
-    /// Whether the words of `buffer` cost more a symbol than step 5's threshold.
+    /// Whether the words of `buffer`, but those of `names`, cost more a symbol
+    /// than step 5's threshold.
     @inline(never)
-    static func byLetters(_ letters: LetterModel, englishStopwords: Int, buffer: TokenBuffer) -> Bool {
+    static func byLetters(_ letters: LetterModel, englishStopwords: Int, buffer: TokenBuffer, names: [Int] = []) -> Bool {
         let word = UInt16(CTK_WORD.rawValue)
         var nats: Float = 0, symbols = 0
-        for i in 0..<buffer.count where buffer.tokens[i].kind == word {
+        for i in 0..<buffer.count where buffer.tokens[i].kind == word && !names.contains(where: { $0 == i || $0 == i - 1 }) {
             guard let cost = letters.cost(of: buffer.textBytes(of: i)) else { continue }
             nats += cost.nats
             symbols += cost.symbols
@@ -219,8 +228,10 @@ struct LanguageDetector: Sendable {
 
     /// `verdict` again with the name articles left out: a foreign Latin-script
     /// verdict is recounted without each of `nameArticles` that is written with
-    /// a capital and followed by a capitalized word (`source` is the text the
-    /// tokens of `buffer` were made from). Any other verdict is returned as is,
+    /// a capital and followed by a capitalized word on no other language's
+    /// list, in a text with a word in lower case (`source` is the text the
+    /// tokens of `buffer` were made from); an English recount then goes
+    /// through step 5 without the names. Any other verdict is returned as is,
     /// so the recount costs nothing on English text.
     @inline(__always)
     func sparingNames(_ verdict: Language, buffer: TokenBuffer, source: UnsafeRawBufferPointer) -> Language {
@@ -231,32 +242,41 @@ struct LanguageDetector: Sendable {
     @inline(never)
     private func recount(_ verdict: Language, buffer: TokenBuffer, source: UnsafeRawBufferPointer) -> Language {
         let counts = count(buffer, sparingNamesIn: source)
-        guard counts.names > 0 else { return verdict }
-        // Not step 5: a text English once its names are spared is names, which
-        // the letter model would read as foreign words.
-        return counts.hits.withUnsafeBufferPointer { decide(hits: $0, accented: counts.accented) }
+        guard !counts.names.isEmpty else { return verdict }
+        let spared = counts.hits.withUnsafeBufferPointer { decide(hits: $0, accented: counts.accented) }
+        guard spared == .english else { return spared }
+        // Step 5 without the names, which the letter model would read as
+        // foreign words; a text it finds foreign keeps the verdict's language.
+        let letters = lettersVerdict(spared, englishStopwords: counts.hits[0], buffer: buffer, names: counts.names)
+        return letters == .english ? letters : verdict
     }
 
     /// Step 3's counts over the words of `buffer`: stopwords per language and
     /// other words with accented letters. With `source` (the text the tokens
-    /// were made from), the name articles written as names are counted apart.
+    /// were made from), the name articles written as names are left out, and
+    /// their token indices returned.
     private func count(_ buffer: TokenBuffer, sparingNamesIn source: UnsafeRawBufferPointer?)
-        -> (hits: [Int], accented: Int, names: Int)
+        -> (hits: [Int], accented: Int, names: [Int])
     {
         let word = UInt16(CTK_WORD.rawValue)
         var hits = [Int](repeating: 0, count: codes.count)
-        var accented = 0, names = 0
+        var accented = 0, names: [Int] = []
+        // In ALL CAPS or Title Case, capitals mark no names.
+        let capitals = source.flatMap { source in
+            (0..<buffer.count).contains { buffer.tokens[$0].kind == word && Self.isLowercase(buffer.tokens[$0], in: source) }
+                ? source : nil
+        }
         for i in 0..<buffer.count where buffer.tokens[i].kind == word {
             let token = buffer.tokens[i]
             guard let language = table[token.hash] else {
                 if Self.hasAccentedLatinLetter(buffer.textBytes(of: i)) { accented += 1 }
                 continue
             }
-            if let source, language != 0, nameArticleHashes.contains(token.hash),
-                i + 1 < buffer.count, buffer.tokens[i + 1].kind == word,
+            if let source = capitals, language != 0, nameArticleHashes.contains(token.hash),
+                i + 1 < buffer.count, buffer.tokens[i + 1].kind == word, (table[buffer.tokens[i + 1].hash] ?? 0) == 0,
                 Self.isCapitalized(token, in: source), Self.isCapitalized(buffer.tokens[i + 1], in: source)
             {
-                names += 1
+                names.append(i)
             } else {
                 hits[language] += 1
             }
@@ -273,6 +293,17 @@ struct LanguageDetector: Sendable {
         if (0x41...0x5A).contains(first) { return true }
         guard first == 0xC3, start + 1 < source.count else { return false }
         return (0x80...0x9E).contains(source[start + 1]) && source[start + 1] != 0x97
+    }
+
+    /// Whether `token`'s first character in `source` is a lower-case letter:
+    /// a–z or one of Latin-1 (U+00DF–U+00FF but U+00F7).
+    static func isLowercase(_ token: ctk_token, in source: UnsafeRawBufferPointer) -> Bool {
+        let start = Int(token.source_offset)
+        guard start < source.count else { return false }
+        let first = source[start]
+        if (0x61...0x7A).contains(first) { return true }
+        guard first == 0xC3, start + 1 < source.count else { return false }
+        return (0x9F...0xBF).contains(source[start + 1]) && source[start + 1] != 0xB7
     }
 
     /// Number of languages with stopword lists (English is index 0).
