@@ -184,6 +184,16 @@ struct LanguageTests {
         #expect(model.classify([text]).first?.language.isSupported == false, "the batch path agrees")
     }
 
+    @Test("A word on several lists counts for each of their languages, and a language's own letters break ties", arguments: [
+        ("Para mim está tudo bem", "pt"), ("Il treno è in ritardo come sempre", "it"), ("Ma perché piove sempre", "it"),
+        ("Ne oldu sana böyle", "tr"), ("Ben evdeyim şimdi", "tr"), ("Astăzi este o zi minunată", "ro"),
+    ])
+    func sharedListWords(text: String, code: String) throws {
+        #expect(try language(text) == .unsupported(code: code))
+        let model = try #require(Self.model)
+        #expect(model.classify([text]).first?.language == .unsupported(code: code), "the batch path agrees")
+    }
+
     @Test("Text without letters is undetermined and still scored")
     func undetermined() throws {
         #expect(try language("😍😍😍") == .undetermined)

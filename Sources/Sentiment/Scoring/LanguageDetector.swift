@@ -23,6 +23,11 @@ import CTokenizer
 ///    capitals mark no names. A text English without its names goes on to
 ///    step 5, its names left out, and keeps its verdict if step 5 finds it
 ///    foreign.
+/// 6. A foreign verdict of a listed language names the language with the most
+///    words on its list, a word on several lists counting for each ("que":
+///    Spanish and Portuguese; `sharedWords`), and ties go to the language with
+///    more of its own letters (`ownLetters`: "ã" Portuguese, "ñ" Spanish, "ğ"
+///    Turkish), then to the earlier listed.
 /// 5. An English verdict with at most one English stopword is checked against
 ///    the model's `LetterModel` (when it has one): words that cost more than
 ///    `lettersThreshold` nats a symbol on average, `lettersMargin` nats in all
@@ -85,7 +90,7 @@ struct LanguageDetector: Sendable {
                 "agora", "sempre", "coisa", "dia", "noite", "amanhã", "ontem", "então", "mas", "bem", "também",
                 "são", "ter", "fazer", "quero", "vou", "vai", "kkkk", "kkkkk", "pra", "pro", "nao", "tbm", "nós",
                 "eles", "elas", "nossa", "saudade", "saudades", "amigo", "gostei", "adoro"]),
-        ("it", ["il", "gli", "della", "che", "non", "sono", "per", "con", "una", "molto", "oggi", "questo", "ma",
+        ("it", ["il", "è", "gli", "della", "che", "non", "sono", "per", "con", "una", "molto", "oggi", "questo", "ma",
                 "anche", "ho", "io", "mi", "ci", "perché", "grazie", "tutto", "sei", "ti", "bella", "bello",
                 "giornata", "servizio", "orribile", "buongiorno", "buonanotte", "buona", "buon", "tutti", "felice",
                 "mille", "lunedì", "mio", "mia", "volo", "stato", "stata", "cancellato", "compleanno", "fratello",
@@ -137,8 +142,11 @@ struct LanguageDetector: Sendable {
     ]
 
     /// Language index per stopword token hash. A word listed for several
-    /// languages counts for the first (English first).
+    /// languages counts for the first (English first) but in step 6.
     private let table: [UInt64: Int]
+    /// Step 6: the other languages whose lists hold a word whose first is not
+    /// English, per token hash.
+    private let sharedWords: [UInt64: [Int]]
     private let codes: [String]
     /// How English words are spelled (step 5); nil for models without one.
     let letters: LetterModel?
@@ -168,14 +176,19 @@ struct LanguageDetector: Sendable {
             var bytes = Array(word.utf8)
             return bytes.withUnsafeMutableBytes { ctk_hash64($0.baseAddress, $0.count, seed) }
         }
-        var table: [UInt64: Int] = [:]
+        var table: [UInt64: Int] = [:], sharedWords: [UInt64: [Int]] = [:]
         for (index, entry) in Self.stopwords.enumerated() {
             for word in entry.words {
                 let key = hash(word)
-                if table[key] == nil { table[key] = index }
+                if let first = table[key] {
+                    if first != 0, first != index { sharedWords[key, default: []].append(index) }
+                } else {
+                    table[key] = index
+                }
             }
         }
         self.table = table
+        self.sharedWords = sharedWords
         self.nameArticleHashes = Set(Self.nameArticles.map(hash))
         self.codes = Self.stopwords.map(\.code)
     }
@@ -242,25 +255,58 @@ struct LanguageDetector: Sendable {
     @inline(never)
     private func recount(_ verdict: Language, buffer: TokenBuffer, source: UnsafeRawBufferPointer) -> Language {
         let counts = count(buffer, sparingNamesIn: source)
-        guard !counts.names.isEmpty else { return verdict }
+        guard !counts.names.isEmpty else { return named(verdict, counts: counts, buffer: buffer) }
         let spared = counts.hits.withUnsafeBufferPointer { decide(hits: $0, accented: counts.accented) }
-        guard spared == .english else { return spared }
+        guard spared == .english else { return named(spared, counts: counts, buffer: buffer) }
         // Step 5 without the names, which the letter model would read as
-        // foreign words; a text it finds foreign keeps the verdict's language.
+        // foreign words; a text it finds foreign keeps the verdict, names and all.
         let letters = lettersVerdict(spared, englishStopwords: counts.hits[0], buffer: buffer, names: counts.names)
-        return letters == .english ? letters : verdict
+        guard letters != .english else { return letters }
+        return named(verdict, counts: count(buffer, sparingNamesIn: nil), buffer: buffer)
     }
+
+    /// Step 6: the listed language `verdict` names, chosen again on `count`'s
+    /// `hits` and `shared` and on the letters of `buffer`'s words. Any other
+    /// verdict is returned as is.
+    private func named(_ verdict: Language, counts: (hits: [Int], accented: Int, names: [Int], shared: [Int]),
+                       buffer: TokenBuffer) -> Language
+    {
+        guard case .unsupported(let code) = verdict, codes.dropFirst().contains(code) else { return verdict }
+        let hits = zip(counts.hits, counts.shared).map(+)
+        let most = hits.dropFirst().max() ?? 0
+        let tied = (1..<hits.count).filter { hits[$0] == most }
+        guard tied.count > 1 else { return tied.first.map { .unsupported(code: codes[$0]) } ?? verdict }
+        var letters = [Int](repeating: 0, count: codes.count)
+        let word = UInt16(CTK_WORD.rawValue)
+        for i in 0..<buffer.count where buffer.tokens[i].kind == word {
+            for scalar in String(decoding: buffer.textBytes(of: i), as: UTF8.self).unicodeScalars where !scalar.isASCII {
+                for language in tied where Self.ownLetters[codes[language], default: ""].unicodeScalars.contains(scalar) {
+                    letters[language] += 1
+                }
+            }
+        }
+        // The first of the tied languages with the most of their own letters.
+        let best = tied.reduce(tied[0]) { letters[$1] > letters[$0] ? $1 : $0 }
+        return .unsupported(code: codes[best])
+    }
+
+    /// Step 6's letters of each language that few other listed languages write.
+    static let ownLetters = [
+        "es": "ñ", "fr": "êëîûœ", "de": "äöü", "pt": "ãõ", "it": "ìò", "tr": "ğşı", "sv": "å", "da": "æøå",
+        "pl": "ąćęłńśźż", "cs": "čďěňřšťůž", "ro": "ășțţ",
+    ]
 
     /// Step 3's counts over the words of `buffer`: stopwords per language and
     /// other words with accented letters. With `source` (the text the tokens
     /// were made from), the name articles written as names are left out, and
-    /// their token indices returned.
+    /// their token indices returned. The words of `sharedWords` are counted
+    /// apart for their other languages (`shared`, step 6).
     private func count(_ buffer: TokenBuffer, sparingNamesIn source: UnsafeRawBufferPointer?)
-        -> (hits: [Int], accented: Int, names: [Int])
+        -> (hits: [Int], accented: Int, names: [Int], shared: [Int])
     {
         let word = UInt16(CTK_WORD.rawValue)
         var hits = [Int](repeating: 0, count: codes.count)
-        var accented = 0, names: [Int] = []
+        var accented = 0, names: [Int] = [], shared = hits
         // In ALL CAPS or Title Case, capitals mark no names.
         let capitals = source.flatMap { source in
             (0..<buffer.count).contains { buffer.tokens[$0].kind == word && Self.isLowercase(buffer.tokens[$0], in: source) }
@@ -279,9 +325,12 @@ struct LanguageDetector: Sendable {
                 names.append(i)
             } else {
                 hits[language] += 1
+                if let others = sharedWords[token.hash] {
+                    for other in others { shared[other] += 1 }
+                }
             }
         }
-        return (hits, accented, names)
+        return (hits, accented, names, shared)
     }
 
     /// Whether `token`'s first character in `source` is a capital: A–Z or an
