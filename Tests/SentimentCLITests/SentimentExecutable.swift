@@ -79,15 +79,9 @@ enum SentimentExecutable {
                     sourceLocation: SourceLocation = #_sourceLocation) async throws -> Run {
         // The slot is taken before the files are opened: tests waiting for
         // one held three descriptors each, hundreds at once (see `TaskSlots`).
-        await slots.acquire()
-        do {
-            let run = try await runHoldingSlot(executable: executable, arguments, input: input, environment: environment,
-                                               timeLimit: timeLimit, sourceLocation: sourceLocation)
-            await slots.release()
-            return run
-        } catch {
-            await slots.release()
-            throw error
+        try await slots.holding {
+            try await runHoldingSlot(executable: executable, arguments, input: input, environment: environment,
+                                     timeLimit: timeLimit, sourceLocation: sourceLocation)
         }
     }
 

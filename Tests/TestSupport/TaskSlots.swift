@@ -33,5 +33,19 @@ public actor TaskSlots {
             waiting.removeFirst().resume()
         }
     }
+}
 
+extension TaskSlots {
+    /// Runs `body` holding a slot, given back however `body` ends.
+    public nonisolated func holding<T>(_ body: () async throws -> T) async rethrows -> T {
+        await acquire()
+        do {
+            let result = try await body()
+            await release()
+            return result
+        } catch {
+            await release()
+            throw error
+        }
+    }
 }

@@ -336,23 +336,28 @@ struct LanguageDetector: Sendable {
     /// Whether `token`'s first character in `source` is a capital: A–Z or an
     /// accented capital of Latin-1 (U+00C0–U+00DE but U+00D7).
     static func isCapitalized(_ token: ctk_token, in source: UnsafeRawBufferPointer) -> Bool {
-        let start = Int(token.source_offset)
-        guard start < source.count else { return false }
-        let first = source[start]
-        if (0x41...0x5A).contains(first) { return true }
-        guard first == 0xC3, start + 1 < source.count else { return false }
-        return (0x80...0x9E).contains(source[start + 1]) && source[start + 1] != 0x97
+        firstLetterIsUpper(token, in: source) == true
     }
 
     /// Whether `token`'s first character in `source` is a lower-case letter:
     /// a–z or one of Latin-1 (U+00DF–U+00FF but U+00F7).
     static func isLowercase(_ token: ctk_token, in source: UnsafeRawBufferPointer) -> Bool {
+        firstLetterIsUpper(token, in: source) == false
+    }
+
+    /// Whether `token`'s first character in `source` is a capital (true) or a
+    /// lower-case letter (false), among ASCII and Latin-1 letters (U+00C0–U+00DE
+    /// and U+00DF–U+00FF, but × and ÷); nil for any other character.
+    private static func firstLetterIsUpper(_ token: ctk_token, in source: UnsafeRawBufferPointer) -> Bool? {
         let start = Int(token.source_offset)
-        guard start < source.count else { return false }
+        guard start < source.count else { return nil }
         let first = source[start]
-        if (0x61...0x7A).contains(first) { return true }
-        guard first == 0xC3, start + 1 < source.count else { return false }
-        return (0x9F...0xBF).contains(source[start + 1]) && source[start + 1] != 0xB7
+        if (0x41...0x5A).contains(first) { return true }
+        if (0x61...0x7A).contains(first) { return false }
+        guard first == 0xC3, start + 1 < source.count else { return nil }
+        let second = source[start + 1]
+        guard (0x80...0xBF).contains(second), second != 0x97, second != 0xB7 else { return nil }
+        return second <= 0x9E
     }
 
     /// Number of languages with stopword lists (English is index 0).

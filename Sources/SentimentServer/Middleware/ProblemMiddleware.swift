@@ -58,7 +58,7 @@ struct ProblemMiddleware: RouterMiddleware {
             let detail = error == .invalidEOFState
                 ? "the connection closed before the request's body ended"
                 : "the request's HTTP framing is malformed (\(error))"
-            return Problem(status: .badRequest, code: "malformed-request", title: "Malformed request", detail: detail)
+            return .malformedRequest(detail)
         case let error where TweetStore.isBusy(error):
             return .databaseBusy
         default:

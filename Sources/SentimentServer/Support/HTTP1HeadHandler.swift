@@ -76,8 +76,7 @@ final class HTTP1HeadHandler: ChannelDuplexHandler, RemovableChannelHandler {
             && head.headers["content-length"] == ["0"] && head.headers["content-type"].isEmpty:
             // Hummingbird's answer to a parse error: the problem instead.
             let requestID = UUID().uuidString.lowercased()
-            let problem = Problem(status: .badRequest, code: "malformed-request", title: "Malformed request",
-                                  detail: Self.describe(parserError!))
+            let problem = Problem.malformedRequest(Self.describe(parserError!))
             let body = (try? JSONCoding.encoder.encode(problem.body(instance: nil, requestID: requestID))) ?? Data()
             head.headers.replaceOrAdd(name: "content-type", value: Problem.contentType)
             head.headers.replaceOrAdd(name: "content-length", value: String(body.count))

@@ -85,6 +85,11 @@ extension Problem {
         Problem(status: .badRequest, code: "malformed-body", title: "Malformed request body", detail: detail)
     }
 
+    /// 400: the request's HTTP framing or head cannot be parsed.
+    static func malformedRequest(_ detail: String) -> Problem {
+        Problem(status: .badRequest, code: "malformed-request", title: "Malformed request", detail: detail)
+    }
+
     /// 400: a query parameter or path segment is not valid.
     static func invalidParameter(_ detail: String) -> Problem {
         Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter", detail: detail)

@@ -355,11 +355,13 @@ public final class TweetStore: Sendable {
     public func user(username: String) async throws -> User? {
         let key = User.key(for: username)
         return try await pool.read { db in
-            try UserRecord.filter(Column("username_key") == key)
-                .order(Column("id").like(User.localIDPrefix + "%"), Column("updated_at").desc)
-                .fetchOne(db)?.user
+            try UserRecord.filter(Column("username_key") == key).order(Self.nameHolderOrder).fetchOne(db)?.user
         }
     }
+
+    /// Which of the users of one name a lookup of it finds, first: an account
+    /// before a made-up user, then the most recently updated.
+    private static let nameHolderOrder: SQL = "(id LIKE \(User.localIDPrefix + "%")), updated_at DESC"
 
     /// The stored user with this id.
     public func user(id: String) async throws -> User? {
@@ -391,18 +393,17 @@ public final class TweetStore: Sendable {
         return try await pool.read { db in
             try UserRecord.fetchAll(
                 db,
-                sql: """
+                SQLRequest<UserRecord>(literal: """
                     SELECT * FROM (
                         SELECT *, ROW_NUMBER() OVER (
-                            PARTITION BY username_key ORDER BY (id LIKE 'local:%'), updated_at DESC) AS name_rank
+                            PARTITION BY username_key ORDER BY \(Self.nameHolderOrder)) AS name_rank
                         FROM user
                     )
                     WHERE name_rank = 1
-                        AND (username_key LIKE ? ESCAPE '\\' OR swiftLowercaseString(display_name) LIKE ? ESCAPE '\\')
-                    ORDER BY (username_key LIKE ? ESCAPE '\\') DESC, username_key
-                    LIMIT ?
-                    """,
-                arguments: [pattern, pattern, pattern, limit]
+                        AND (username_key LIKE \(pattern) ESCAPE '\\' OR swiftLowercaseString(display_name) LIKE \(pattern) ESCAPE '\\')
+                    ORDER BY (username_key LIKE \(pattern) ESCAPE '\\') DESC, username_key
+                    LIMIT \(limit)
+                    """)
             ).map(\.user)
         }
     }

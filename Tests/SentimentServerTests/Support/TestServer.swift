@@ -41,15 +41,9 @@ struct TestServer: Sendable {
     ) async throws -> T {
         // Hundreds of tests at once each held a server's sockets and a
         // database's files: one slot each (see `TaskSlots`).
-        await slots.acquire()
-        do {
-            let result = try await withoutSlot(upstream: upstream, classifier: classifier, logger: logger,
-                                               busyTimeout: busyTimeout, configure: configure, seed: seed, body)
-            await slots.release()
-            return result
-        } catch {
-            await slots.release()
-            throw error
+        try await slots.holding {
+            try await withoutSlot(upstream: upstream, classifier: classifier, logger: logger,
+                                  busyTimeout: busyTimeout, configure: configure, seed: seed, body)
         }
     }
 
