@@ -128,7 +128,6 @@ struct ConnectionTests {
 
     @Test("A request the HTTP parser refuses is a 400 malformed-request problem with a request id, not a bare 400", arguments: [
         "FOO /healthz HTTP/1.1\r\nHost: test\r\n\r\n",
-        "GET /healthz HTTP/1.1\r\nHost: test\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n",
         "POST /v1/classify HTTP/1.1\r\nHost: test\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
     ])
     func unparsableRequestIsAProblem(request: String) async throws {
@@ -145,6 +144,26 @@ struct ConnectionTests {
             #expect(problem["code"] as? String == "malformed-request", "\(problem)")
             #expect(problem["request_id"] as? String == response.headers["x-request-id"])
             #expect((problem["detail"] as? String)?.isEmpty == false)
+        }
+    }
+
+    @Test("A request line or headers over the parser's limit are a 431 head-too-large problem, not a 400", arguments: [
+        "GET /healthz HTTP/1.1\r\nHost: test\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n",
+        "GET /v1/users?query=\(String(repeating: "a", count: 100_000)) HTTP/1.1\r\nHost: test\r\n\r\n",
+    ])
+    func oversizedHeadIsA431(request: String) async throws {
+        try await TestServer.with { server in
+            let connection = try RawConnection(server)
+            try connection.send(request)
+            let raw = try #require(try await connection.receiveUntilClosed(timeout: .seconds(10)))
+            let response = try #require(RawResponse(raw))
+            #expect(response.status == 431)
+            #expect(response.headers["content-type"] == "application/problem+json")
+            #expect(response.headers["x-request-id"]?.isEmpty == false)
+            let problem = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+            #expect(problem["code"] as? String == "head-too-large", "\(problem)")
+            #expect(problem["status"] as? Int == 431)
+            #expect(problem["request_id"] as? String == response.headers["x-request-id"])
         }
     }
 

@@ -22,7 +22,8 @@ import NIOHTTP1
 ///   decoder's limits, a version other than HTTP/1, both `Content-Length` and
 ///   `Transfer-Encoding`) is answered by Hummingbird with a bare `400` and no
 ///   body; it gets the `malformed-request` problem and an `X-Request-ID` as
-///   every other error does.
+///   every other error does, or, for a head over the decoder's limit, the
+///   `431` `head-too-large` problem (RFC 6585 §5).
 /// - **`Expect: 100-continue`.** A client that asks waits for `100 Continue`
 ///   before it sends the body (curl, for a body over 1 MiB, gives up waiting
 ///   after a second). It is sent at once (RFC 9110 §10.1.1), or, when the
@@ -76,7 +77,8 @@ final class HTTP1HeadHandler: ChannelDuplexHandler, RemovableChannelHandler {
             && head.headers["content-length"] == ["0"] && head.headers["content-type"].isEmpty:
             // Hummingbird's answer to a parse error: the problem instead.
             let requestID = UUID().uuidString.lowercased()
-            let problem = Problem.malformedRequest(Self.describe(parserError!))
+            let problem = Self.problem(for: parserError!)
+            head.status = HTTPResponseStatus(statusCode: Int(problem.status.code))
             let body = (try? JSONCoding.encoder.encode(problem.body(instance: nil, requestID: requestID))) ?? Data()
             head.headers.replaceOrAdd(name: "content-type", value: Problem.contentType)
             head.headers.replaceOrAdd(name: "content-length", value: String(body.count))
@@ -106,6 +108,11 @@ final class HTTP1HeadHandler: ChannelDuplexHandler, RemovableChannelHandler {
         default:
             context.write(data, promise: promise)
         }
+    }
+
+    /// The problem a parse error is answered with.
+    static func problem(for error: HTTPParserError) -> Problem {
+        error == .headerOverflow ? .headTooLarge(describe(error)) : .malformedRequest(describe(error))
     }
 
     /// What a parse error means, for the person who sent the request.

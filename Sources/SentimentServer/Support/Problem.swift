@@ -90,6 +90,13 @@ extension Problem {
         Problem(status: .badRequest, code: "malformed-request", title: "Malformed request", detail: detail)
     }
 
+    /// 431: the request line and headers are larger than the HTTP parser reads
+    /// (RFC 6585 §5); the parser does not say which, so a long URL is one too.
+    static func headTooLarge(_ detail: String) -> Problem {
+        Problem(status: .requestHeaderFieldsTooLarge, code: "head-too-large", title: "Request head too large",
+                detail: detail)
+    }
+
     /// 400: a query parameter or path segment is not valid.
     static func invalidParameter(_ detail: String) -> Problem {
         Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter", detail: detail)
