@@ -83,12 +83,20 @@ def free_port():
 
 
 class FailingXAPI(http.server.BaseHTTPRequestHandler):
-    """A stand-in X API v2 that is down: every request gets a 503 problem."""
+    """A stand-in X API v2 that is down: every request gets a 503 problem, but
+    the lookup of EMOJI_NAME_USER, whom it does not know (a 404, as X answers
+    for a deleted account)."""
 
     def do_GET(self):  # noqa: N802 (http.server's naming)
+        status = 503
         body = json.dumps({"title": "Service Unavailable", "detail": "the fake X API is down",
                            "type": "about:blank", "status": 503}).encode()
-        self.send_response(503)
+        if self.path.split("?")[0] == f"/2/users/by/username/{EMOJI_NAME_USER}":
+            status = 404
+            body = json.dumps({"errors": [{"value": EMOJI_NAME_USER, "title": "Not Found Error",
+                                           "detail": f"Could not find user with username: [{EMOJI_NAME_USER}].",
+                                           "type": "https://api.twitter.com/2/problems/resource-not-found"}]}).encode()
+        self.send_response(status)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
@@ -460,6 +468,12 @@ class Suite:
             "return [...arguments[0].textContent].map(c => c.codePointAt(0))",
             self.find(f'#user-list a[data-username="{EMOJI_NAME_USER}"] .avatar'))
         assert initial == [0x1F33B], f"the avatar shows 🌻, not half of it: {[hex(c) for c in initial]}"
+
+    def test_a_stored_user_x_does_not_know_shows_the_stored_tweets_and_says_why(self):
+        self.open_tweets(EMOJI_NAME_USER)
+        banner = self.visible("#stale-banner")
+        assert "does not know this account" in banner.text, banner.text
+        assert self.find("#tweets-error").get_attribute("hidden") is not None, "no error in place of the tweets"
 
     def test_tweet_markup_is_shown_as_text(self):
         self.open_tweets(LONG_NAMES_USER)

@@ -121,6 +121,22 @@ struct UserRouteTests {
         }
     }
 
+    @Test("A stored user whom X calls unknown (an archive's, a deleted account) is answered from the store, stale, not a 404")
+    func storedUserXDoesNotKnowAnswersStale() async throws {
+        let upstream = try await FakeXServer.start { _, _ in .respond(status: 404, body: XBodies.unknownUser) }
+        defer { Task { try await upstream.stop() } }
+        try await TestServer.with(upstream: upstream.baseURL, seed: importSunnydays) { server in
+            let answer = try await server.request(.GET, "/v1/users/sunnydays/tweets")
+            #expect(answer.status == 200)
+            let body = try answer.object()
+            #expect(body["stale"] as? Bool == true)
+            let failure = try #require(body["failure"] as? [String: Any])
+            #expect(failure["kind"] as? String == "unknown_user")
+            #expect((body["tweets"] as? [Any])?.isEmpty == false)
+            try OpenAPIDocument.shared.validate(answer, path: "/v1/users/{username}/tweets", method: "get")
+        }
+    }
+
     @Test("With the upstream unreachable and nothing stored, the answer is a 502 naming the failure")
     func upstreamUnreachableAndNothingStoredIs502() async throws {
         // A port nobody listens on, held for the test so that no other test's server takes it.

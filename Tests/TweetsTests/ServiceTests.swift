@@ -151,6 +151,20 @@ struct ServiceTests {
         }
     }
 
+    @Test("A stored user the source no longer knows is answered from the store, stale, not as an unknown user")
+    func storedUserTheSourceNoLongerKnows() async throws {
+        try await withStore { store, _ async throws in
+            let source = FakeSource(users: [alice], tweets: sampleTweets(3, by: alice))
+            _ = try await makeService(store, source: source).timeline(username: "alice")
+            let gone = makeService(store, source: FakeSource())
+            let timeline = try await gone.timeline(username: "@Alice")
+            #expect(timeline.user.id == alice.id)
+            #expect(timeline.tweets.count == 3)
+            #expect(timeline.failure == .unknownUser("alice"))
+            await #expect(throws: TweetServiceError.unknownUser("bob")) { try await gone.timeline(username: "bob") }
+        }
+    }
+
     @Test("Offline, the store answers and the source is not called")
     func offline() async throws {
         try await withStore { store, _ async throws in

@@ -483,7 +483,9 @@ const TweetsScene = (() => {
         ? "X is rate limiting us"
         : answer.failure?.kind === "unavailable"
           ? "X is not configured on this server"
-          : "X answered with an error";
+          : answer.failure?.kind === "unknown_user"
+            ? "X does not know this account now"
+            : "X answered with an error";
     showNotice(stale, `These tweets may be out of date: ${reason}. Showing the stored ones.`, () => load(true));
   }
 

@@ -111,8 +111,10 @@ public final class TweetService: Sendable {
     ///   every page of a walk. Its ``Timeline/nextCursor`` is `nil` when the page ends
     ///   at the user's last tweet (no empty page follows).
     /// - Throws: ``TweetServiceError/unknownUser(_:)`` when the source does not
-    ///   know the user; ``TweetServiceError/nothingStored(username:failure:)`` when
-    ///   the source failed (or is absent) and nothing is stored;
+    ///   know the user and nothing is stored for the name (when something is,
+    ///   the store answers, stale with ``TweetSourceFailure/unknownUser(_:)``);
+    ///   ``TweetServiceError/nothingStored(username:failure:)`` when the source
+    ///   failed (or is absent) and nothing is stored;
     ///   ``TweetServiceError/invalidUsername(_:)`` (more than one leading `@` included);
     ///   ``TweetServiceError/invalidCursor`` for a cursor that is not this
     ///   server's, or was made for another user's timeline;
@@ -175,8 +177,13 @@ public final class TweetService: Sendable {
                 // storable, a description X left out kept), as later answers are.
                 user = try await store.user(id: found.id) ?? found
                 fetched = tweets
-            } catch TweetSourceFailure.unknownUser {
-                throw TweetServiceError.unknownUser(key)
+            } catch TweetSourceFailure.unknownUser(let name) where state == nil {
+                // An account X does not know (deleted, suspended, renamed, or
+                // an archive's that never was on X) is unknown only when
+                // nothing is stored for the name; else the store answers, stale.
+                guard try await store.user(username: key) != nil else { throw TweetServiceError.unknownUser(key) }
+                failure = .unknownUser(name)
+                logger.warning("source does not know the user, answering from the store", metadata: ["username": "\(key)"])
             } catch let sourceFailure as TweetSourceFailure {
                 failure = sourceFailure
                 logger.warning("source failed, answering from the store", metadata: [
