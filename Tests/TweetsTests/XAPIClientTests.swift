@@ -226,13 +226,29 @@ struct XAPIClientTests {
         }
     }
 
-    @Test("An unknown user is reported from an errors array or a 404")
+    @Test("An unknown user is reported from an errors array, with a 200 or a 404")
     func unknownUser() async throws {
         try await withClient({ _, index in
-            index == 0 ? .respond(status: 200, body: XBodies.unknownUser) : .respond(status: 404, body: XBodies.unauthorized)
+            .respond(status: index == 0 ? 200 : 404, body: XBodies.unknownUser)
         }) { client, _, _ in
             await #expect(throws: TweetSourceFailure.unknownUser("nobody")) { try await client.user(username: "nobody") }
             await #expect(throws: TweetSourceFailure.unknownUser("nobody")) { try await client.user(username: "NoBody") }
+        }
+    }
+
+    @Test("A 404 that does not say the user is not found (a wrong base URL, a proxy's page) is an upstream failure, not an unknown user")
+    func bare404IsNotAnUnknownUser() async throws {
+        try await withClient({ _, index in
+            index == 0 ? .respond(status: 404, body: "<html>Not Found</html>") : .respond(status: 404, body: XBodies.unauthorized)
+        }) { client, _, _ in
+            let alice = User(id: "100", username: "alice", displayName: "Alice")
+            await #expect(throws: TweetSourceFailure.upstream(status: 404, problem: nil)) {
+                try await client.user(username: "alice")
+            }
+            await #expect(throws: TweetSourceFailure.upstream(
+                status: 404, problem: XAPIProblem(title: "Unauthorized", type: "about:blank", detail: "Unauthorized", status: 401))) {
+                try await client.tweets(of: alice, maxResults: 10, cursor: nil)
+            }
         }
     }
 

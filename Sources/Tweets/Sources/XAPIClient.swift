@@ -66,8 +66,11 @@ public actor XAPIClient: TweetSource {
 
     /// `GET /2/users/by/username/:username` with `user.fields=description,profile_image_url`.
     ///
-    /// - Throws: ``TweetSourceFailure/unknownUser(_:)`` when X answers 404 or a
-    ///   "resource not found/unavailable" error; other ``TweetSourceFailure``s.
+    /// - Throws: ``TweetSourceFailure/unknownUser(_:)`` when X answers a
+    ///   "resource not found/unavailable" error (with a 200 or a 404); other
+    ///   ``TweetSourceFailure``s, among them `upstream(status: 404, …)` for a 404
+    ///   that does not say so (a wrong base URL, a proxy's page): that is not
+    ///   an answer about the user.
     public func user(username: String) async throws -> User {
         let key = User.key(for: username)
         guard User.isValidUsername(key) else { throw TweetSourceFailure.unknownUser(key) }
@@ -75,7 +78,7 @@ public actor XAPIClient: TweetSource {
         do {
             body = try await get("/2/users/by/username/\(key)", query: [("user.fields", "description,profile_image_url")],
                                  endpoint: "users/by/username")
-        } catch TweetSourceFailure.upstream(status: 404, _) {
+        } catch TweetSourceFailure.upstream(status: 404, let problem?) where problem.isResourceNotFound {
             throw TweetSourceFailure.unknownUser(key)
         }
         let response = try decode(XUserResponse.self, from: body)
@@ -105,7 +108,7 @@ public actor XAPIClient: TweetSource {
         let body: ByteBuffer
         do {
             body = try await get("/2/users/\(user.id)/tweets", query: query, endpoint: "users/tweets")
-        } catch TweetSourceFailure.upstream(status: 404, _) {
+        } catch TweetSourceFailure.upstream(status: 404, let problem?) where problem.isResourceNotFound {
             throw TweetSourceFailure.unknownUser(user.username)
         }
         let response = try decode(XTweetsResponse.self, from: body)
