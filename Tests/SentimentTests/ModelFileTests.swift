@@ -327,6 +327,26 @@ struct ModelFileTests {
         }
     }
 
+    @Test("A finite weight too large to score with (3e38, which overflows a text's scores to NaN) saved with a matching checksum is refused on loading",
+          arguments: [Float(3e38), -2e6])
+    func hugeFiniteWeightIsRefused(value: Float) throws {
+        let model = try Fixtures.smallModel()
+        var weights = model.weights
+        weights.dense[0] = value
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        _ = try ModelDirectory.save(manifest: model.manifest, weights: weights, to: directory)
+        let path = directory.appendingPathComponent("weights.bin").path
+        #expect(throws: ModelError.nonFiniteWeight(path: path, index: weights.sparse.count)) {
+            try SentimentModel.load(from: directory)
+        }
+        weights.dense[0] = 1_000
+        _ = try ModelDirectory.save(manifest: model.manifest, weights: weights, to: directory)
+        #expect(try SentimentModel.load(from: directory).classify(["I love it"]).allSatisfy {
+            [$0.probabilities.negative, $0.probabilities.neutral, $0.probabilities.positive].allSatisfy(\.isFinite)
+        })
+    }
+
     @Test("A truncated weights file fails on its length")
     func truncatedWeightsFail() throws {
         let directory = try Self.savedModel(damagingWeights: { $0 = Data($0.prefix(1000)) })

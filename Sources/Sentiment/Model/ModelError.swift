@@ -22,7 +22,9 @@ public enum ModelError: Sendable, Hashable, DescribedError {
     case sizeMismatch(path: String, what: String, expected: Int, found: Int)
     /// The weights' SHA-256 differs from the manifest's.
     case checksumMismatch(path: String, expected: String, found: String)
-    /// A weight is NaN or infinite.
+    /// A weight is NaN, infinite, or larger in magnitude than
+    /// 10⁶ (a finite weight so large that a
+    /// text's scores could overflow to infinity and its probabilities to NaN).
     case nonFiniteWeight(path: String, index: Int)
     /// Feature or training settings that cannot be used.
     case invalidSettings(String)
@@ -51,7 +53,7 @@ public enum ModelError: Sendable, Hashable, DescribedError {
             "\(path): \(what) is \(found), expected \(expected)"
         case .checksumMismatch(let path, let expected, let found):
             "\(path): SHA-256 is \(found), the manifest says \(expected): the file is corrupt or was replaced"
-        case .nonFiniteWeight(let path, let index): "\(path): weight \(index) is not a finite number"
+        case .nonFiniteWeight(let path, let index): "\(path): weight \(index) is not a finite number within ±\(Int(ModelWeights.largestMagnitude))"
         case .invalidSettings(let reason): "invalid settings: \(reason)"
         case .writeFailed(let path, let reason): "\(path): cannot write: \(reason)"
         }

@@ -23,15 +23,25 @@ struct ModelWeights: Sendable {
     /// The Float sections after the sparse weights, in their order in `weights.bin`.
     var floatSections: [[Float]] { [dense, denseMean, denseScale, bias, lexicon.scores] }
 
-    /// The first NaN or infinite weight, counted across the sections in their
-    /// order in `weights.bin` (as loading reports it), or nil when all are
-    /// finite. A scale that is not finite makes every sparse weight so: the
-    /// first is 0.
+    /// The largest magnitude a model file may hold in any weight, mean, scale
+    /// or lexicon score: 10⁶. Training writes values under 100 (the shipped
+    /// model's largest is 10.3); within this bound a text's scores stay far
+    /// inside Float's range, so its probabilities are numbers, never NaN.
+    static let largestMagnitude: Float = 1_000_000
+
+    /// Whether a model file may hold `value`: finite and within ±``largestMagnitude``.
+    static func isUsable(_ value: Float) -> Bool { abs(value) <= largestMagnitude }
+
+    /// The first weight that is not usable (NaN, infinite, or beyond
+    /// ``largestMagnitude``), counted across the sections in their order in
+    /// `weights.bin` (as loading reports it), or nil when all are usable. A
+    /// sparse scale that makes the largest quantized weight unusable makes
+    /// the sparse weights so: the first is 0.
     var firstNonFiniteIndex: Int? {
-        if !sparse.scale.isFinite { return 0 }
+        if !Self.isUsable(sparse.scale * SparseWeights.levels) { return 0 }
         var offset = sparse.count
         for section in floatSections {
-            if let index = section.firstIndex(where: { !$0.isFinite }) { return offset + index }
+            if let index = section.firstIndex(where: { !Self.isUsable($0) }) { return offset + index }
             offset += section.count
         }
         return nil

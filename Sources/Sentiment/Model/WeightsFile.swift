@@ -210,7 +210,7 @@ enum WeightsFile {
             func take(_ n: Int) throws(ModelError) -> [Float] {
                 try section(n) { (raw: Float, i: Int) in
                     let value = Float(bitPattern: UInt32(littleEndian: raw.bitPattern))
-                    if !value.isFinite, bad == nil { bad = offset + i }
+                    if !ModelWeights.isUsable(value), bad == nil { bad = offset + i }
                     return value
                 }
             }
@@ -224,7 +224,7 @@ enum WeightsFile {
                 sparse = bad == nil ? SparseWeights(quantizing: floats) : .zeros(count: floats.count)
             } else {
                 let scale = Float(bitPattern: UInt32(field(5)))
-                if !scale.isFinite { bad = 0 }
+                if !ModelWeights.isUsable(scale * SparseWeights.levels) { bad = 0 }
                 sparse = SparseWeights(values: try takeInt16(3 << bucketBits), scale: scale)
             }
             let dense = try take(3 * d)
