@@ -398,6 +398,22 @@ struct TrainingTests {
         }
     }
 
+    @Test("Reading a TSV refuses a row with fewer columns than the header, naming it, instead of reading its missing id as none",
+          arguments: [("label\ttext\tid\npositive\tgood\t5\nnegative\tbad\n", 3, "expected 3 tab-separated columns, found 2"),
+                      ("id\tlabel\ttext\tsource\n5\tpositive\tgood\n", 2, "expected 4 tab-separated columns, found 3")])
+    func tsvRowWithTooFewColumnsFails(contents: String, line: Int, reason: String) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let url = folder.appendingPathComponent("short.tsv")
+        try contents.write(to: url, atomically: true, encoding: .utf8)
+        #expect {
+            try LabeledExample.readTSV(url.path)
+        } throws: { error in
+            guard let error = error as? DataFileError else { return false }
+            return error.line == line && !error.isMissing && error.reason == reason
+        }
+    }
+
     @Test("Reading a TSV with Windows line ends, a byte order mark or capitalised column names gives the same examples as a plain one")
     func tsvWithCRLFAndByteOrderMark() throws {
         let folder = try Fixtures.temporaryDirectory()

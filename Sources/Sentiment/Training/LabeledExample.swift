@@ -118,7 +118,8 @@ extension LabeledExample {
             // A text in the last column is the rest of the line, tabs and all.
             let fields = line.split(separator: "\t", maxSplits: textIsLast ? columns.count - 1 : .max,
                                     omittingEmptySubsequences: false)
-            guard fields.count > max(labelColumn, textColumn) else {
+            // A missing cell is not read as an empty one: a row cut short may have lost more than its last cell.
+            guard fields.count >= columns.count else {
                 throw DataFileError(path: path, line: offset + 1, reason: "expected \(columns.count) tab-separated columns, found \(fields.count)", isMissing: false)
             }
             // With the text before another column, a tab in it cannot be told from a column break:
@@ -137,7 +138,7 @@ extension LabeledExample {
             // An empty id cell is no id; any other that is not a tweet id is refused, not read as none: chronological
             // folds need every row's id (`Trainer.isChronological`), and repeats are counted by id.
             var id: UInt64?
-            if let idColumn, idColumn < fields.count, !fields[idColumn].isEmpty {
+            if let idColumn, !fields[idColumn].isEmpty {
                 guard fields[idColumn].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let number = UInt64(fields[idColumn]) else {
                     throw DataFileError(path: path, line: offset + 1, reason: "id \"\(fields[idColumn])\" is not a numeric tweet id "
                                             + "(expected digits up to \(UInt64.max), or an empty cell for none; "
