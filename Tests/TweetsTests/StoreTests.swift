@@ -178,6 +178,28 @@ struct StoreTests {
         }
     }
 
+    @Test("Closing a store that has read and written leaves every write in the database file, and no -wal or -shm file")
+    func closeLeavesNoWAL() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.path("tweets.sqlite")
+            let store = try TweetStore(path: path, logger: testLogger)
+            try await store.save(users: [alice], tweets: sampleTweets(3, by: alice))
+            #expect(try await store.tweetCount() == 3)
+            try await store.recordSearch(username: "alice", at: Date(), limit: 10)
+            #expect(try await store.searchHistory().count == 1)
+            try store.close()
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+            #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
+            // The file alone, copied as a snapshot is, holds everything.
+            let copy = directory.path("copy.sqlite")
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            let reopened = try TweetStore(path: copy, logger: testLogger)
+            #expect(try await reopened.tweetCount() == 3)
+            #expect(try await reopened.searchHistory().map(\.username) == ["alice"])
+            try reopened.close()
+        }
+    }
+
     @Test("Opening a file another connection holds the write lock of fails after one busy timeout, not one per attempt")
     func openWhileAnotherConnectionWrites() async throws {
         try await withTemporaryDirectory { directory async throws in

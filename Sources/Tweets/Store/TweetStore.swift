@@ -243,7 +243,14 @@ public final class TweetStore: Sendable {
 
     /// Closes the database's connections. Any later use of this store throws. Call it once every request is done
     /// (the server does, after a graceful shutdown).
+    ///
+    /// The readers close before the writer, so that the writer, the last
+    /// connection, moves the WAL's pages into the database file and removes
+    /// the `-wal` and `-shm` files (GRDB's `close()` closes the writer first,
+    /// and a last reader cannot: a copy of the file alone then lacked the
+    /// latest writes). Another process with the file open keeps them.
     public func close() throws {
+        pool.releaseMemory()
         try pool.close()
     }
 
