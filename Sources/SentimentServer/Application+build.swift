@@ -7,7 +7,7 @@ import Tweets
 /// Builds the HTTP application: the API, `/healthz`, `/metrics` and the web page.
 ///
 /// Middleware, outermost first: request id and access log, metrics, problem+json
-/// errors; write routes add the API key check. Every `GET` route also answers
+/// errors, the `Host` check (``HostMiddleware``); write routes add the API key check. Every `GET` route also answers
 /// `HEAD`; a known path asked with another method is a 405 with `Allow`. A
 /// connection that sends nothing for ``ServerConfiguration/idleTimeout`` (half
 /// a request head, a stalled body, an idle keep-alive) is closed, and so is one
@@ -42,6 +42,7 @@ public func buildApplication(
     router.add(middleware: RequestIDMiddleware())
     router.add(middleware: MetricsMiddleware(metrics: services.metrics))
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: HostMiddleware(loopbackOnly: configuration.listensOnLoopbackOnly))
 
     let options = TweetService.Options(pageSize: configuration.pageSize)
     ClassifyRoutes(classifier: services.classifier, limits: configuration.classifyLimits, thresholds: options.thresholds,

@@ -8,8 +8,8 @@ struct ConnectionTests {
     // MARK: - Idle connections
 
     @Test("A connection that stops sending is closed after the idle timeout", arguments: [
-        "GET /healthz HTTP/1.1\r\nHost: test\r\n",
-        "POST /v1/classify HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"texts\"",
+        "GET /healthz HTTP/1.1\r\nHost: localhost\r\n",
+        "POST /v1/classify HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"texts\"",
         "",
     ])
     func stalledConnectionIsClosed(partialRequest: String) async throws {
@@ -23,8 +23,8 @@ struct ConnectionTests {
 
     @Test("A request that does not keep the connection alive has it closed once answered", arguments: [
         "GET /healthz HTTP/1.0\r\n\r\n",
-        "GET /healthz HTTP/1.1\r\nHost: test\r\nConnection: Close\r\n\r\n",
-        "GET /healthz HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: Close\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n",
     ])
     func nonPersistentRequestIsClosed(request: String) async throws {
         try await TestServer.with(configure: { $0.idleTimeout = .seconds(120) }) { server in
@@ -38,7 +38,7 @@ struct ConnectionTests {
     @Test("An HTTP/1.0 request that asks for keep-alive, and an HTTP/1.1 one, keep the connection open")
     func persistentRequestStaysOpen() async throws {
         try await TestServer.with(configure: { $0.idleTimeout = .seconds(120) }) { server in
-            for request in ["GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", "GET /healthz HTTP/1.1\r\nHost: test\r\n\r\n"] {
+            for request in ["GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", "GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n"] {
                 let connection = try RawConnection(server)
                 try connection.send(request)
                 #expect(try await connection.receiveUntilClosed(timeout: .milliseconds(500)) == nil, "closed: \(request)")
@@ -51,7 +51,7 @@ struct ConnectionTests {
         try await TestServer.with { server in
             let connection = try RawConnection(server)
             let body = #"{"texts":["what a lovely day"]}"#
-            try connection.send("POST /v1/classify HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+            try connection.send("POST /v1/classify HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                 + "Content-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
             let interim = try #require(try await connection.receive(until: "\r\n\r\n", timeout: .seconds(10)),
                                        "no 100 Continue while the body is held back")
@@ -70,8 +70,8 @@ struct ConnectionTests {
         try await TestServer.with { server in
             let connection = try RawConnection(server)
             let body = #"{"texts":["what a lovely day"]}"#
-            try connection.send("GET /openapi.json HTTP/1.1\r\nHost: test\r\n\r\n"
-                + "POST /v1/classify HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+            try connection.send("GET /openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n"
+                + "POST /v1/classify HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                 + "Content-Length: \(body.utf8.count)\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n")
             let upToContinue = try #require(try await connection.receive(until: "HTTP/1.1 100 Continue\r\n\r\n", timeout: .seconds(10)),
                                             "no 100 Continue while the body is held back")
@@ -127,8 +127,8 @@ struct ConnectionTests {
     }
 
     @Test("A request the HTTP parser refuses is a 400 malformed-request problem with a request id, not a bare 400", arguments: [
-        "FOO /healthz HTTP/1.1\r\nHost: test\r\n\r\n",
-        "POST /v1/classify HTTP/1.1\r\nHost: test\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "FOO /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n",
+        "POST /v1/classify HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
     ])
     func unparsableRequestIsAProblem(request: String) async throws {
         try await TestServer.with { server in
@@ -148,8 +148,8 @@ struct ConnectionTests {
     }
 
     @Test("A request line or headers over the parser's limit are a 431 head-too-large problem, not a 400", arguments: [
-        "GET /healthz HTTP/1.1\r\nHost: test\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n",
-        "GET /v1/users?query=\(String(repeating: "a", count: 100_000)) HTTP/1.1\r\nHost: test\r\n\r\n",
+        "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n",
+        "GET /v1/users?query=\(String(repeating: "a", count: 100_000)) HTTP/1.1\r\nHost: localhost\r\n\r\n",
     ])
     func oversizedHeadIsA431(request: String) async throws {
         try await TestServer.with { server in
@@ -174,7 +174,7 @@ struct ConnectionTests {
     func malformedChunksAreBadRequests(chunks: String) async throws {
         try await TestServer.with { server in
             let connection = try RawConnection(server)
-            try connection.send("POST /v1/classify HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+            try connection.send("POST /v1/classify HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                 + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n" + chunks)
             let raw = try #require(try await connection.receiveUntilClosed(timeout: .seconds(10)))
             let response = try #require(RawResponse(raw))
@@ -195,7 +195,7 @@ struct ConnectionTests {
             $0.shutdownTimeout = .milliseconds(500)
         }) { server in
             let connection = try RawConnection(server)
-            try connection.send("POST /v1/classify HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+            try connection.send("POST /v1/classify HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                 + "Content-Length: 100\r\n\r\n{\"texts\"")
             try await Task.sleep(for: .milliseconds(200))
             let shutdownAt = clock.now

@@ -73,7 +73,7 @@ struct LoggingTests {
         let logs = InMemoryLogHandler()
         try await TestServer.with(logger: recordingLogger(logs)) { server in
             let connection = try RawConnection(server)
-            try connection.send("POST /v1/classify HTTP/1.1\r\nHost: test\r\nContent-Type: application/x-ndjson\r\n"
+            try connection.send("POST /v1/classify HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-ndjson\r\n"
                 + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n10\r\n\"what a lovely\"\n\r\n")
             // The first line's result is out, so the request is being answered; the rest of the
             // body comes 300 ms later, however late a loaded machine came to the request.
@@ -98,7 +98,7 @@ struct LoggingTests {
         try await TestServer.with(logger: recordingLogger(logs)) { server in
             do {
                 let connection = try RawConnection(server)
-                try connection.send("POST /v1/classify HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n"
+                try connection.send("POST /v1/classify HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
                     + "Content-Length: 1000\r\n\r\n{\"texts\":[")
                 try await Task.sleep(for: .milliseconds(100))
             }  // the connection closes here, 990 bytes short

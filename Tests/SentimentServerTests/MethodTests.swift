@@ -24,7 +24,7 @@ struct MethodTests {
 
             // On the wire too: a HEAD response carries no body bytes.
             let connection = try RawConnection(server)
-            try connection.send("HEAD \(path) HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+            try connection.send("HEAD \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
             let raw = try #require(try await connection.receiveUntilClosed(timeout: .seconds(10)))
             let response = try #require(RawResponse(raw))
             #expect(response.status == 200)

@@ -24,6 +24,9 @@ import NIOHTTP1
 ///   body; it gets the `malformed-request` problem and an `X-Request-ID` as
 ///   every other error does, or, for a head over the decoder's limit, the
 ///   `431` `head-too-large` problem (RFC 6585 §5).
+/// - **`Host`.** An HTTP/1.1 request without one is marked
+///   (``HeaderName/missingHost``) for ``HostMiddleware``, which refuses it:
+///   HTTP/1.0 needs none, and past this handler the version is gone.
 /// - **`Expect: 100-continue`.** A client that asks waits for `100 Continue`
 ///   before it sends the body (curl, for a body over 1 MiB, gives up waiting
 ///   after a second). It is sent at once (RFC 9110 §10.1.1), or, when the
@@ -64,6 +67,12 @@ final class HTTP1HeadHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let expects = head.version != .http1_0
             && head.headers["expect"].contains(where: { $0.lowercased() == "100-continue" })
         pending.append(Pending(version: head.version, keepAlive: head.isKeepAlive, owedContinue: expects))
+        // HTTP/1.1 requires a Host (RFC 9112 §3.2), HTTP/1.0 does not: only
+        // this handler still knows the version, so it marks the request.
+        head.headers.remove(name: HeaderName.missingHost.rawName)
+        if head.version != .http1_0, head.headers["host"].isEmpty {
+            head.headers.add(name: HeaderName.missingHost.rawName, value: "1")
+        }
         if pending.count == 1 { sendOwedContinue(context: context) }
         if !head.isKeepAlive, head.headers["connection"] != ["close"] {
             head.headers.replaceOrAdd(name: "connection", value: "close")

@@ -12,4 +12,10 @@ extension HeaderName {
     static let contentTypeOptions = HeaderName("X-Content-Type-Options")!
     /// `Referrer-Policy`.
     static let referrerPolicy = HeaderName("Referrer-Policy")!
+    /// `Host`: a request's first is its authority, so one left among the
+    /// fields is a second.
+    static let host = HeaderName("Host")!
+    /// Set by ``HTTP1HeadHandler`` on an HTTP/1.1 request without a `Host`
+    /// (any that the client sent is removed first), for ``HostMiddleware``.
+    static let missingHost = HeaderName("X-Sentiment-Missing-Host")!
 }

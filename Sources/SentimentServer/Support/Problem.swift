@@ -97,6 +97,18 @@ extension Problem {
                 detail: detail)
     }
 
+    /// 400: the `Host` header is missing from an HTTP/1.1 request, repeated, or not a host.
+    static func invalidHost(_ detail: String) -> Problem {
+        Problem(status: .badRequest, code: "invalid-host", title: "Invalid Host header", detail: detail)
+    }
+
+    /// 421: a loopback server was asked for another host (``HostMiddleware``).
+    static func misdirectedRequest(host: String) -> Problem {
+        Problem(status: .misdirectedRequest, code: "misdirected-request", title: "Misdirected request",
+                detail: "this server listens on loopback and answers only a loopback host "
+                    + "(localhost, 127.0.0.1, [::1]), not '\(host)'")
+    }
+
     /// 400: a query parameter or path segment is not valid.
     static func invalidParameter(_ detail: String) -> Problem {
         Problem(status: .badRequest, code: "invalid-parameter", title: "Invalid parameter", detail: detail)
