@@ -91,6 +91,26 @@ struct ClassifyRouteTests {
         }
     }
 
+    @Test("An escape of half a surrogate pair (an emoji cut short) is read as U+FFFD, in JSON and NDJSON alike, and fails neither the batch nor its line")
+    func loneSurrogateEscapeIsReadAsReplacement() async throws {
+        try await TestServer.with { server in
+            let json = #"{"items": [{"id": "a", "text": "I love it"}, {"id": "b", "text": "so sad today \ud83d"}]}"#
+            let answer = try await server.request(.POST, "/v1/classify", body: Data(json.utf8))
+            #expect(answer.status == 200)
+            let results = try #require(try answer.object()["results"] as? [[String: Any]])
+            #expect(results.map { $0["id"] as? String } == ["a", "b"])
+            #expect(results.allSatisfy { $0["label"] is String && $0["error"] == nil }, "\(results)")
+
+            let lines = #"{"id": "c", "text": "half \udc00 an emoji"}"# + "\n" + #"{"id": "d", "text": "fine"}"#
+            let stream = try await server.request(.POST, "/v1/classify", body: Data(lines.utf8), contentType: "application/x-ndjson")
+            let streamed = try stream.text.split(separator: "\n").map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+            #expect(streamed.map { $0["id"] as? String } == ["c", "d"])
+            #expect(streamed.allSatisfy { $0["label"] is String && $0["error"] == nil }, "\(streamed)")
+        }
+    }
+
     // MARK: - Malformed bodies and limits
 
     @Test("Malformed bodies are 400 problem+json naming what is wrong", arguments: [

@@ -64,7 +64,7 @@ struct ClassifyItem: Sendable {
             case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
             case UInt8(ascii: ",") where depth == 1:
-                guard let value = try? JSONCoding.decoder.decode(JSONValue.self, from: Data(prefix[..<offset] + [UInt8(ascii: "}")])),
+                guard let value = try? LoneSurrogateEscapes.decode(JSONValue.self, from: Data(prefix[..<offset] + [UInt8(ascii: "}")])),
                       case .object(let object) = value else { return .null }
                 if let id = object["id"] { return isID(id) ? id : .null }
             default: break

@@ -69,7 +69,9 @@ struct ClassifyRoutes {
         let data = try await request.body.collect(limit: limits.maximumBodyBytes, declaredLength: request.contentLength)
         let value: JSONValue
         do {
-            value = try JSONCoding.decoder.decode(JSONValue.self, from: data)
+            // An escape of half a surrogate pair (an emoji cut at a UTF-16
+            // length) is read as U+FFFD: one such text does not fail the batch.
+            value = try LoneSurrogateEscapes.decode(JSONValue.self, from: data)
         } catch {
             throw Problem.malformedBody(JSONCoding.describe(error, data: data))
         }
@@ -140,7 +142,7 @@ struct ClassifyRoutes {
                     if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { return }
                     let data = Data(bytes)
                     do {
-                        let value = try JSONCoding.decoder.decode(JSONValue.self, from: data)
+                        let value = try LoneSurrogateEscapes.decode(JSONValue.self, from: data)
                         item = ClassifyItem.fromItem(value, index: count, field: "line \(lineNumber)", limits: limits)
                     } catch {
                         item = ClassifyItem(index: count, id: .null,

@@ -6,9 +6,9 @@ import Foundation
 /// Foundation's `JSONDecoder` and `JSONSerialization` refuse a whole document
 /// for one such escape, so one cut emoji in one tweet would lose a whole
 /// page of an X API timeline, or an archive entry. `sentiment classify`
-/// keeps such a text with U+FFFD and a warning; the tweet service keeps it
-/// with U+FFFD.
-enum LoneSurrogateEscapes {
+/// keeps such a text with U+FFFD and a warning; the tweet service and the
+/// server's `/v1/classify` keep it with U+FFFD.
+package enum LoneSurrogateEscapes {
     /// `json` with every escape of a lone surrogate replaced by `\uFFFD`
     /// (six bytes for six, so nothing else moves), or nil when it has none.
     /// Pairs, and `\\u…` (an escaped backslash before a `u`), stay as they are.
@@ -53,7 +53,7 @@ enum LoneSurrogateEscapes {
 
     /// `JSONDecoder().decode(type, from: data)`, tried again with lone
     /// surrogates replaced when it fails; the first error when that fails too.
-    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         do {
             return try JSONDecoder().decode(type, from: data)
         } catch {
