@@ -65,9 +65,14 @@ public enum Server {
     /// --offline` and `history` read it: timelines show the stored tweets
     /// classified without storing the labels, no search is recorded, and
     /// clearing the history is refused (409). Online, the server stores what
-    /// it fetches, so such a file is refused.
+    /// it fetches, so such a file is refused. Offline, a missing file is not
+    /// made (``DatabaseOpenError/isMissing``).
     static func openStore(configuration: ServerConfiguration, logger: Logger) throws -> TweetStore {
         let path = configuration.databasePath
+        // As `tweets --offline`: a mistyped --db is said, not made.
+        if configuration.offline, !FileManager.default.fileExists(atPath: path) {
+            throw DatabaseOpenError.missing(path: path)
+        }
         do {
             guard configuration.offline, FileManager.default.fileExists(atPath: path),
                   let reason = ReadOnlyReason(existingFileAt: path)

@@ -42,6 +42,9 @@ struct ServeCommandTests {
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
         let db = scratch.appendingPathComponent("serve.sqlite").path
+        // Offline, the server reads a database and makes none.
+        let archive = SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/sunnydays").path
+        #expect(try await SentimentExecutable.run(["import", archive, "--db", db]).status == 0)
         let errURL = scratch.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let stderr = try FileHandle(forWritingTo: errURL)
@@ -80,6 +83,16 @@ struct ServeCommandTests {
         // The store the server closed opens again and answers.
         let history = try await SentimentExecutable.run(["history", "--db", db])
         #expect(history.status == 0, "\(history.stderr)")
+    }
+
+    @Test("Offline, a --db with no file stops serve with 66 saying so, and makes neither the file nor its folder, as tweets --offline does")
+    func offlineServeMakesNoDatabase() async throws {
+        let folder = try TemporaryFolder("sentiment-serve-no-database")
+        let db = folder.appendingPathComponent("typo/tweets.sqlite").path
+        let run = try await SentimentExecutable.run(["serve", "--profile", "dev", "--port", "0", "--db", db, "--offline"])
+        #expect(run.status == 66, "\(run.stderr)")
+        #expect(run.stderr.contains("no database at \(db): serve --offline reads an existing database and makes none"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("typo").path))
     }
 
     @Test("Offline, a database the server may not write is served as it is: timelines and the history are read, clearing the history is refused with 409, and the file is left unchanged",
@@ -176,7 +189,7 @@ struct ServeCommandTests {
         let folder = try TemporaryFolder("sentiment-serve-host")
         let db = folder.appendingPathComponent("serve.sqlite").path
         let run = try await SentimentExecutable.run(["serve", "--host", "nonexistent.invalid", "--port", "18080", "--db", db,
-                                                     "--offline", "--log-level", "error"],
+                                                     "--log-level", "error"],
                                                     environment: ["SENTIMENT_API_KEY": "k"], timeLimit: Self.hangGuard)
         #expect(run.status == 69, "\(run.stderr)")
         #expect(run.stderr.hasPrefix("sentiment: cannot listen on nonexistent.invalid:18080: the name has no address"), "\(run.stderr)")

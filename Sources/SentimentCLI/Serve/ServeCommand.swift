@@ -29,7 +29,8 @@ struct ServeCommand: AsyncParsableCommand {
             profile refuses; 65 a malformed model; 66 a missing model; 69 the \
             address cannot be listened on (a port in use, a host that is not this \
             machine's, a port below 1024 without the privilege); 73 the database \
-            cannot be opened, or may not be written and the server is not offline; 1 the server failed after it started.
+            cannot be opened, or may not be written and the server is not offline; 66 \
+            no database at --db and the server is offline; 1 the server failed after it started.
 
             Examples:
               sentiment serve --profile dev --port 8080
@@ -91,7 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
             try await Server.run(configuration: configuration, classifier: model, metrics: metrics, logger: logger)
         } catch let error as DatabaseOpenError {
             printError(error.description)
-            throw ExitCode.cannotCreate
+            throw error.isMissing ? ExitCode.noInput : ExitCode.cannotCreate
         } catch let error as ListenError {
             printError(error.description)
             throw ExitCode.unavailable
