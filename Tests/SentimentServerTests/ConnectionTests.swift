@@ -147,6 +147,26 @@ struct ConnectionTests {
         }
     }
 
+    @Test("A malformed-request problem names what is wrong with the request, whichever of its causes the parser reports", arguments: [
+        ("POST /v1/classify HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}", "more than one Content-Length"),
+        ("POST /v1/classify HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "Transfer-Encoding"),
+        ("POST /v1/classify HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n", "Transfer-Encoding"),
+        ("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "HTTP/2"),
+    ])
+    func malformedRequestSaysWhy(request: String, expected: String) async throws {
+        try await TestServer.with { server in
+            let connection = try RawConnection(server)
+            try connection.send(request)
+            let raw = try #require(try await connection.receiveUntilClosed(timeout: .seconds(10)))
+            let response = try #require(RawResponse(raw))
+            #expect(response.status == 400)
+            let problem = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
+            let detail = problem["detail"] as? String ?? ""
+            #expect(detail.contains(expected), "\(detail)")
+            #expect(!detail.contains("http_parser") && !detail.contains("(paused"), "\(detail)")
+        }
+    }
+
     @Test("A request line or headers over the parser's limit are a 431 head-too-large problem, not a 400", arguments: [
         "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n",
         "GET /v1/users?query=\(String(repeating: "a", count: 100_000)) HTTP/1.1\r\nHost: localhost\r\n\r\n",

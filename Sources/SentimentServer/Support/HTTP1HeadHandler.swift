@@ -124,17 +124,25 @@ final class HTTP1HeadHandler: ChannelDuplexHandler, RemovableChannelHandler {
         error == .headerOverflow ? .headTooLarge(describe(error)) : .malformedRequest(describe(error))
     }
 
-    /// What a parse error means, for the person who sent the request.
+    /// What a parse error means, for the person who sent the request: each
+    /// of llhttp's errors as NIO names it, with every cause that raises it
+    /// (llhttp raises one error for several: a Content-Length that is not a
+    /// number and one beside Transfer-Encoding are both `invalidContentLength`).
     static func describe(_ error: HTTPParserError) -> String {
         switch error {
         case .headerOverflow: "the request line and headers are larger than this server reads"
         case .invalidMethod: "the method is not an HTTP method"
-        case .invalidVersion: "the request is not HTTP/1.0 or HTTP/1.1"
+        case .invalidVersion: "the request line does not end in HTTP/1.0 or HTTP/1.1 and CRLF"
         case .invalidURL: "the request target is not a valid URL path"
-        case .unexpectedContentLength: "the request has both Content-Length and Transfer-Encoding"
-        case .invalidContentLength: "the Content-Length is not a number"
+        case .unexpectedContentLength: "the request has more than one Content-Length"
+        case .invalidContentLength: "the Content-Length is not a number, or comes with Transfer-Encoding"
         case .invalidHeaderToken, .invalidCharactersUsed: "a header name or value holds a character HTTP does not allow"
-        default: "the request is not valid HTTP/1.1 (\(error))"
+        case .invalidConstant: "the request line or a header is malformed (a space in the target, a line end that is not CRLF)"
+        case .lfExpected: "a line of the request head does not end in CRLF"
+        case .invalidChunkSize: "a chunk size is not a hexadecimal number"
+        case .paused: "the request is not HTTP/1.0 or HTTP/1.1 (HTTP/2 is not served over a plain connection)"
+        default: "the request is not valid HTTP/1.1: its framing or line ends are malformed "
+            + "(Transfer-Encoding beside Content-Length, a line end that is not CRLF)"
         }
     }
 
