@@ -162,6 +162,19 @@ struct ArchiveParserTests {
         #expect(failures.isEmpty, "\(failures.count) damages lost more than entry 2, e.g. \(failures.prefix(3))")
     }
 
+    @Test("A damaged or cut v1.1 tweet that quotes or retweets another costs only itself: the tweet inside it is not read as one of the array's", arguments: [
+        #"{"created_at":"Wed Oct 10 20:20:24 +0000 2018","id_str":"902","full_text":"bad \q escape","quoted_status":{"created_at":"Wed Oct 10 19:00:00 +0000 2018","id_str":"850","full_text":"someone else's"},"lang":"en"}"#,
+        #"{"created_at":"Wed Oct 10 20:20:24 +0000 2018","id_str":"902","full_text":"cut","retweeted_status":{"created_at":"Wed Oct 10 19:00:00 +0000 2018","id_str":"850","full_text":"someone else's"},"lang":"en","#,
+    ])
+    func embeddedTweetOfADamagedEntryIsNotAnEntry(damaged: String) {
+        let first = #"{"created_at":"Wed Oct 10 20:19:24 +0000 2018","id_str":"901","full_text":"first fine tweet"}"#
+        let last = #"{"created_at":"Wed Oct 10 20:21:24 +0000 2018","id_str":"903","full_text":"third fine tweet"}"#
+        let contents = ArchiveParser.parse(Data("[\n\(first),\n\(damaged)\n\(damaged.hasSuffix(",") ? "" : ",")\(last)\n]".utf8),
+                                           file: "tweets.json")
+        #expect(contents.tweets.map(\.id).sorted() == ["901", "903"])
+        #expect(contents.issues.map(\.position) == ["entry 2"], "\(contents.issues.map(\.description))")
+    }
+
     @Test("A folder without tweet files is an error; a missing path too")
     func folderErrors() async throws {
         try await withTemporaryDirectory { directory async throws in

@@ -7,9 +7,11 @@ import Foundation
 /// unbalanced (a brace or a quote missing or extra), the scanner resynchronises
 /// at the next place that looks like the start of an element: a `{` followed by
 /// the same first key as the element that failed, or as the last good one
-/// (`{ "tweet" :` in an X archive). That search ignores strings: a damaged
-/// quote turns strings inside out, and an unescaped `"tweet"` cannot occur
-/// inside a well-formed string anyway.
+/// (`{ "tweet" :` in an X archive), and that is not a member's value (after a
+/// `:`): a v1.1 tweet's `retweeted_status` and `quoted_status` start with its
+/// own first key, and were read as tweets of their own. That search ignores
+/// strings: a damaged quote turns strings inside out, and an unescaped
+/// `"tweet"` cannot occur inside a well-formed string anyway.
 struct JSONEntryScanner {
     /// One element: its 1-based position and bytes, or why it could not be delimited.
     enum Entry {
@@ -137,6 +139,14 @@ struct JSONEntryScanner {
         return index
     }
 
+    /// Whether the value at `start` follows a `:` (white space aside): an
+    /// object member's value, not an array's element.
+    private func isMemberValue(at start: Int) -> Bool {
+        var index = start - 1
+        while index >= 0, Self.isSpace(bytes[index]) { index -= 1 }
+        return index >= 0 && bytes[index] == UInt8(ascii: ":")
+    }
+
     /// The first key of the object at `start`, with its quotes (e.g. `"tweet"`).
     private func firstKey(ofObjectAt start: Int) -> ArraySlice<UInt8>? {
         var index = start + 1
@@ -152,13 +162,14 @@ struct JSONEntryScanner {
     }
 
     /// The first `{` after `start` that opens an object whose first key is one
-    /// of `keys`, strings or not (see the type's documentation).
+    /// of `keys` and is not a member's value, strings or not (see the type's
+    /// documentation).
     private func resynchronise(after start: Int, keys: [ArraySlice<UInt8>?]) -> Int? {
         let keys = keys.compactMap { $0 }
         guard !keys.isEmpty else { return nil }
         var index = start + 1
         while index < bytes.count {
-            if bytes[index] == UInt8(ascii: "{"), let candidate = firstKey(ofObjectAt: index),
+            if bytes[index] == UInt8(ascii: "{"), !isMemberValue(at: index), let candidate = firstKey(ofObjectAt: index),
                 keys.contains(where: { $0.elementsEqual(candidate) })
             {
                 return index
