@@ -497,8 +497,9 @@ static size_t number(ctk_scanner *s, size_t i)
 
 /* A URL at `i`, or 0. It runs to whitespace, a quote or angle bracket (also
  * as an entity), or a non-ASCII character that is not a letter, digit or mark;
- * trailing . , ; : ! ? ' " and unbalanced ) are left out (not the ';' of a
- * final "&amp;"). */
+ * trailing . , ; : ! ? ' " and a ) or ] that no ( or [ inside the URL opened
+ * are left out (not the ';' of a final "&amp;"): "[http://t.co/x]" and
+ * "(see http://t.co/x)" end before the bracket, ".../wiki/Foo_(bar)" keeps it. */
 static size_t url(ctk_scanner *s, size_t i)
 {
     if (ctk__after_word(s, i)) return 0;
@@ -518,7 +519,8 @@ static size_t url(ctk_scanner *s, size_t i)
         return 0;
     }
 
-    size_t opens = 0, closes = 0;
+    size_t opens = 0, closes = 0;             /* ( and ) */
+    size_t square_opens = 0, square_closes = 0; /* [ and ] */
     size_t entity_end = 0; /* where the last "&amp;" read ends */
     while (j < s->n) {
         uint8_t b = s->src[j];
@@ -534,6 +536,8 @@ static size_t url(ctk_scanner *s, size_t i)
             }
             opens += b == '(';
             closes += b == ')';
+            square_opens += b == '[';
+            square_closes += b == ']';
             j++;
             continue;
         }
@@ -552,6 +556,9 @@ static size_t url(ctk_scanner *s, size_t i)
             j--;
         } else if (b == ')' && closes > opens) {
             closes--;
+            j--;
+        } else if (b == ']' && square_closes > square_opens) {
+            square_closes--;
             j--;
         } else {
             break;
