@@ -16,6 +16,9 @@
  *   - an emoticon that ends in a letter or digit, or whose mouth is / or \,
  *     must not be followed by a word character ("Note:Don't", ":/path"),
  *     nor a slash mouth by another slash ("ftp://…");
+ *   - a digit mouth (":3") must not follow a word character, nor be followed
+ *     by "-" and a digit: it is part of the word or score ("Ep:3",
+ *     "score:3-2"); a letter before any other mouth is fine ("great:)");
  *   - x faces, "=" eyes and kaomoji with letters must not follow a word
  *     character (so the "x" inside a word is never an emoticon);
  *   - times and ratios ("3:30", "16:9") are numbers: the scanner reads the
@@ -93,6 +96,7 @@ static size_t western(const ctk_scanner *s, size_t i, char *out, size_t *out_len
     }
     if (tear && mouth != ')' && mouth != '(') return 0;
     if (m == '3' && eyes != ':') return 0; /* ":3" only: ";3" is mostly "&lt;3" undecoded */
+    if (m == '3' && ctk__after_word(s, i)) return 0; /* "Ep:3" */
     if (angry && !(mouth == ')' || mouth == '(' || m == 'D' || m == 'p')) return 0;
     if (tear) out[k++] = '\'';
     out[k++] = m;
@@ -112,6 +116,11 @@ static size_t western(const ctk_scanner *s, size_t i, char *out, size_t *out_len
     uint32_t after = look(&c);
     if ((alnum_end || slash) && ctk__is_word_char(after)) return 0;
     if (slash && (after == '/' || after == '\\')) return 0;
+    if (m == '3' && after == '-') {
+        size_t len;
+        uint32_t digit = ctk__peek(s, c.pos + 1, &len);
+        if (digit != CTK_EOF && (ctk__uclass(digit) & CTK_U_DIGIT)) return 0; /* ":3-2" */
+    }
     *out_len = k;
     return end;
 }
