@@ -3,7 +3,8 @@
  *
  * One left-to-right pass. At each token start the first byte picks a rule:
  *
- *   ASCII letter   URL (http:// https:// www.), emoticon (xD, T_T, o_O), word
+ *   ASCII letter   URL (http:// https:// www.), emoticon (xD, T_T, o_O), word,
+ *                  or a URL with no scheme when the word is a host ("bit.ly/…")
  *   ASCII digit    keycap emoji (1️⃣), number, or word when letters follow ("2nd")
  *   # * @          keycap, hashtag, mention, else punctuation
  *   ! ? . …        punctuation runs
@@ -177,6 +178,15 @@ static size_t emit_punct(ctk_scanner *s, size_t start, size_t end, bool clause, 
 /* Words, hashtags, numbers                                                  */
 /* ------------------------------------------------------------------------- */
 
+static size_t bare_url(ctk_scanner *s, size_t i);
+
+/* Whether a '.' or '-' follows the word that ends at `end`, so that it may be
+ * the first label of a host (bare_url decides). */
+CTK_INLINE bool host_may_go_on(const ctk_scanner *s, size_t end)
+{
+    return end < s->n && (s->src[end] == '.' || s->src[end] == '-');
+}
+
 /* Whether an apostrophe ending at `j` joins two parts of a word. */
 CTK_INLINE bool apostrophe_joins(const ctk_scanner *s, size_t j)
 {
@@ -336,6 +346,8 @@ static size_t word_general(ctk_scanner *s, size_t i)
 {
     ctk_facts f = { 0 };
     size_t end = scan_word(s, i, &f, false);
+    size_t link;
+    if (host_may_go_on(s, end) && (link = bare_url(s, i))) return link;
     return produce_word(s, CTK_WORD, i, i, end, &f);
 }
 
@@ -421,6 +433,8 @@ CTK_INLINE size_t word_body(ctk_scanner *s, size_t i)
                 return word_general(s, i);
         }
     }
+    size_t link;
+    if (host_may_go_on(s, j) && (link = bare_url(s, i))) return link;
     bool allcaps = letters >= 2 && !(seen & CTK_A_LOWER);
 
     s->text_length = t0 + len;
@@ -495,30 +509,16 @@ static size_t number(ctk_scanner *s, size_t i)
 /* URLs and mentions                                                         */
 /* ------------------------------------------------------------------------- */
 
-/* A URL at `i`, or 0. It runs to whitespace, a quote or angle bracket (also
- * as an entity), or a non-ASCII character that is not a letter, digit or mark;
- * trailing . , ; : ! ? ' " and a ) or ] that no ( or [ inside the URL opened
- * are left out (not the ';' of a final "&amp;"): "[http://t.co/x]" and
+/* The rest of a URL that starts at `i`, from `body` (after its scheme, or at
+ * the '/' after its host), as a token; 0 when nothing is left of the body. It
+ * runs to whitespace, a quote or angle bracket (also as an entity), or a
+ * non-ASCII character that is not a letter, digit or mark; trailing
+ * . , ; : ! ? ' " and a ) or ] that no ( or [ inside the URL opened are left
+ * out (not the ';' of a final "&amp;"): "[http://t.co/x]" and
  * "(see http://t.co/x)" end before the bracket, ".../wiki/Foo_(bar)" keeps it. */
-static size_t url(ctk_scanner *s, size_t i)
+static size_t url_rest(ctk_scanner *s, size_t i, size_t body)
 {
-    if (ctk__after_word(s, i)) return 0;
-    size_t j;
-    if (has_prefix_ci(s, i, "https://", 8))
-        j = i + 8;
-    else if (has_prefix_ci(s, i, "http://", 7))
-        j = i + 7;
-    else if (has_prefix_ci(s, i, "www.", 4))
-        j = i + 4;
-    else
-        return 0;
-    size_t body = j;
-    if (j >= s->n) return 0;
-    if (s->src[j] < 0x80 && !(ctk__ascii[s->src[j]] & CTK_A_ALNUM)) {
-        /* "www..." or "http:// x": not a URL. (A non-ASCII host is checked below.) */
-        return 0;
-    }
-
+    size_t j = body;
     size_t opens = 0, closes = 0;             /* ( and ) */
     size_t square_opens = 0, square_closes = 0; /* [ and ] */
     size_t entity_end = 0; /* where the last "&amp;" read ends */
@@ -566,6 +566,75 @@ static size_t url(ctk_scanner *s, size_t i)
     }
     if (j == body) return 0;
     return emit_literal(s, CTK_URL, 0, i, j, "<url>", 5);
+}
+
+/* A URL at `i` that starts with "http://", "https://" or "www.", or 0. */
+static size_t url(ctk_scanner *s, size_t i)
+{
+    if (ctk__after_word(s, i)) return 0;
+    size_t j;
+    if (has_prefix_ci(s, i, "https://", 8))
+        j = i + 8;
+    else if (has_prefix_ci(s, i, "http://", 7))
+        j = i + 7;
+    else if (has_prefix_ci(s, i, "www.", 4))
+        j = i + 4;
+    else
+        return 0;
+    if (j >= s->n) return 0;
+    if (s->src[j] < 0x80 && !(ctk__ascii[s->src[j]] & CTK_A_ALNUM)) {
+        /* "www..." or "http:// x": not a URL. (A non-ASCII host is checked in url_rest.) */
+        return 0;
+    }
+    return url_rest(s, i, j);
+}
+
+/* Whether [p, p + len) is one of the top-level domains a link written without
+ * a scheme is read by (bare_url): the common generic ones, a few countries',
+ * and those of the link shorteners (bit.ly, youtu.be, goo.gl, t.co, amzn.to,
+ * lnkd.in, dlvr.it, instagr.am, ift.tt …). Any case. */
+static bool is_link_tld(const uint8_t *p, size_t len)
+{
+    static const char *const tlds[] = {
+        "com", "net", "org", "edu", "gov", "info", "biz",
+        "ly", "be", "gl", "me", "co", "io", "tv", "fm", "am", "to", "in", "it", "gd", "mp", "tt",
+        "us", "uk", "ca", "au", "de", "fr", "es", "nl", "eu", "jp", "ru",
+    };
+    for (size_t k = 0; k < sizeof tlds / sizeof tlds[0]; k++) {
+        size_t m = strlen(tlds[k]);
+        if (m != len) continue;
+        size_t c = 0;
+        while (c < m && (p[c] | 0x20) == (uint8_t)tlds[k][c]) c++;
+        if (c == m) return true;
+    }
+    return false;
+}
+
+/* A URL written without a scheme at the word that starts at `i`, or 0: a host
+ * of ASCII letters, digits and hyphens in two or more dot-separated labels,
+ * the last a known top-level domain (is_link_tld), then a '/' right away:
+ * "bit.ly/abc", "pic.twitter.com/x". Not "e.g.", "U.S.", "hello.world",
+ * "file.txt" nor "NFL.com" (no '/'); "www." without a '/' is url's. */
+static size_t bare_url(ctk_scanner *s, size_t i)
+{
+    if (ctk__after_word(s, i)) return 0;
+    const uint8_t *src = s->src;
+    size_t n = s->n, j = i, label;
+    /* A host name has at most 253 characters: a longer run of labels is none,
+     * and stopping there keeps its words ("a-a-a-…", "a.a.a.…"), each of which
+     * asks again, from taking quadratic time. */
+    size_t end = n - i > 253 ? i + 253 : n;
+    bool dotted = false;
+    for (;;) {
+        label = j;
+        while (j < end && ((ctk__ascii[src[j]] & CTK_A_ALNUM) || src[j] == '-')) j++;
+        if (j == label || src[label] == '-' || src[j - 1] == '-') return 0;
+        if (j >= end || src[j] != '.') break;
+        dotted = true;
+        j++;
+    }
+    if (!dotted || j >= n || src[j] != '/' || !is_link_tld(src + label, j - label)) return 0;
+    return url_rest(s, i, j);
 }
 
 /* "@" + [A-Za-z0-9_]+, not right after a word character (so not e-mail). */

@@ -36,7 +36,9 @@ typedef enum ctk_kind {
     CTK_WORD = 1,
     /** Digits with inner separators: "3", "1,000", "3.14", "10:30". */
     CTK_NUMBER = 2,
-    /** A URL (http://…, https://…, www.…): text is "<url>". */
+    /** A URL (http://…, https://…, www.…, or a host ending in a common
+     *  top-level domain followed by '/': "bit.ly/…", "pic.twitter.com/…"):
+     *  text is "<url>". */
     CTK_URL = 3,
     /** An @mention: text is "<user>". */
     CTK_USER = 4,
