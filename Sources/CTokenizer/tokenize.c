@@ -6,7 +6,7 @@
  *   ASCII letter   URL (http:// https:// www.), emoticon (xD, T_T, o_O), word,
  *                  or a URL with no scheme when the word is a host ("bit.ly/…")
  *   ASCII digit    keycap emoji (1️⃣), number, or word when letters follow ("2nd")
- *   # * @          keycap, hashtag, mention, else punctuation
+ *   # * @          keycap, hashtag, mention, else punctuation (also ＃ ＠)
  *   ! ? . …        punctuation runs
  *   : ; = < > ^ - \ emoticon, else punctuation or symbol
  *   non-ASCII      invalid UTF-8 (U+FFFD symbol), emoji cluster, word, number,
@@ -451,15 +451,16 @@ static __attribute__((noinline)) size_t word(ctk_scanner *s, size_t i)
     return word_body(s, i);
 }
 
-/* A hashtag at '#' (i): "#" + letters, digits, marks and '_', with at least
- * one letter, not right after a word character. Returns 0 when there is none. */
-static size_t hashtag(ctk_scanner *s, size_t i)
+/* A hashtag at '#' or '＃' (i, `sign` bytes): the sign + letters, digits,
+ * marks and '_', with at least one letter, not right after a word character.
+ * Returns 0 when there is none. */
+static size_t hashtag(ctk_scanner *s, size_t i, size_t sign)
 {
     if (ctk__after_word(s, i)) return 0;
     ctk_facts f = { 0 };
-    size_t end = scan_word(s, i + 1, &f, true);
+    size_t end = scan_word(s, i + sign, &f, true);
     if (f.letters == 0) return 0;
-    return produce_word(s, CTK_HASHTAG, i, i + 1, end, &f);
+    return produce_word(s, CTK_HASHTAG, i, i + sign, end, &f);
 }
 
 /* Decimal digits (ASCII or any Nd) from `i`. */
@@ -637,15 +638,16 @@ static size_t bare_url(ctk_scanner *s, size_t i)
     return url_rest(s, i, j);
 }
 
-/* "@" + [A-Za-z0-9_]+, not right after a word character (so not e-mail). */
-static size_t mention(ctk_scanner *s, size_t i)
+/* "@" or "＠" (`sign` bytes) + [A-Za-z0-9_]+, not right after a word character
+ * (so not e-mail). */
+static size_t mention(ctk_scanner *s, size_t i, size_t sign)
 {
     if (ctk__after_word(s, i)) return 0;
-    size_t j = i + 1;
+    size_t j = i + sign;
     while (j < s->n && s->src[j] < 0x80 &&
            ((ctk__ascii[s->src[j]] & CTK_A_ALNUM) || s->src[j] == '_'))
         j++;
-    if (j == i + 1) return 0;
+    if (j == i + sign) return 0;
     return emit_literal(s, CTK_USER, 0, i, j, "<user>", 6);
 }
 
@@ -739,13 +741,13 @@ static size_t ascii_other(ctk_scanner *s, size_t i, uint8_t b)
     switch (b) {
     case '#':
         if ((end = ctk__keycap_scan(s, i))) return emoji(s, i, end);
-        if ((end = hashtag(s, i))) return end;
+        if ((end = hashtag(s, i, 1))) return end;
         break;
     case '*':
         if ((end = ctk__keycap_scan(s, i))) return emoji(s, i, end);
         break;
     case '@':
-        if ((end = mention(s, i))) return end;
+        if ((end = mention(s, i, 1))) return end;
         break;
     case '!': case '?':
         return bang_run(s, i);
@@ -814,7 +816,12 @@ static size_t non_ascii(ctk_scanner *s, size_t i)
     if (ctk__is_apostrophe(cp)) return emit_punct(s, i, i + len, false, 0, "'", 1);
     if (cp == 0x2026) return dots(s, i);
 
-    size_t end = ctk__emoji_scan(s, i, cp, len);
+    /* The full-width signs start hashtags and mentions as on Twitter: "＃tag", "＠user". */
+    size_t end;
+    if (cp == 0xFF03 && (end = hashtag(s, i, len))) return end;
+    if (cp == 0xFF20 && (end = mention(s, i, len))) return end;
+
+    end = ctk__emoji_scan(s, i, cp, len);
     if (end) {
         /* "‼️" and "⁉️" are emoji (U+FE0F asks for one), and still end the
          * clause as "‼" and "⁉" do: the scope closes before the token. */

@@ -40,10 +40,10 @@ typedef enum ctk_kind {
      *  top-level domain followed by '/': "bit.ly/…", "pic.twitter.com/…"):
      *  text is "<url>". */
     CTK_URL = 3,
-    /** An @mention: text is "<user>". */
+    /** An @mention (or ＠mention, the full-width sign): text is "<user>". */
     CTK_USER = 4,
-    /** A #hashtag: text is the tag word, folded, without the '#'
-     *  ("#NotCool" → "notcool"). */
+    /** A #hashtag (or ＃hashtag, the full-width sign): text is the tag word,
+     *  folded, without the '#' ("#NotCool" → "notcool"). */
     CTK_HASHTAG = 5,
     /** One emoji grapheme cluster (ZWJ sequences, flags, keycaps kept whole);
      *  text drops U+FE0F and skin-tone modifiers ("❤️" → "❤", "👍🏽" → "👍"). */
