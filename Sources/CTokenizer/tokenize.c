@@ -59,13 +59,16 @@ static bool alpha_at(const ctk_scanner *s, size_t i)
 }
 
 /* The invisible format characters that may sit inside a word: soft hyphen,
- * combining grapheme joiner, word joiner, zero-width no-break space (BOM).
+ * combining grapheme joiner, word joiner, zero-width no-break space (BOM), and
+ * the bidirectional marks, embeddings and isolates (U+061C ALM, U+200E LRM,
+ * U+200F RLM, U+202A–U+202E, U+2066–U+2069) that copied text carries.
  * Default-ignorable, so NFKC_Casefold deletes them; followed by a word
  * character they keep the word going, as ZWJ and ZWNJ do. (U+200B, a zero-
  * width space, still separates words.) */
 CTK_INLINE bool is_invisible_in_word(uint32_t cp)
 {
-    return cp == 0x00AD || cp == 0x034F || cp == 0x2060 || cp == 0xFEFF;
+    return cp == 0x00AD || cp == 0x034F || cp == 0x2060 || cp == 0xFEFF || cp == 0x061C || cp == 0x200E ||
+           cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
 /* Whether the character at `i` is a decimal digit (ASCII or Nd). */
