@@ -54,6 +54,7 @@ struct EvalCommand: ParsableCommand {
         guard (1...2).contains(paths.count) else { throw ValidationError("give a data file, optionally preceded by a model directory") }
         if paths.count == 2, modelOptions.directory != nil { throw ValidationError("give the model either with --model or as the first argument") }
         if report == "-" { throw ValidationError("--report needs a file name: standard output carries the metrics") }
+        if report == "" { throw ValidationError("--report needs a file name, not an empty one") }
     }
 
     func run() throws {
@@ -89,15 +90,28 @@ struct EvalCommand: ParsableCommand {
         let file = dataName(paths.last!)
         let repeated = examples.repeatedIDCount
         let evaluation = Evaluation(gold: examples.map(\.label), predictions: model.classify(examples.map(\.text)))
-        try StandardStreams.write(json ? EvaluationReport.json(evaluation, model: model, file: file, repeatedIDs: repeated)
-                                       : EvaluationReport.text(evaluation, model: model, file: file, repeatedIDs: repeated))
+        // A reader of the metrics that left (`| head -1`) ends the command
+        // quietly, but only once the report it asked for is written.
+        var readerLeft = false
+        do {
+            try StandardStreams.write(json ? EvaluationReport.json(evaluation, model: model, file: file, repeatedIDs: repeated)
+                                           : EvaluationReport.text(evaluation, model: model, file: file, repeatedIDs: repeated))
+        } catch let exit as ExitCode where exit == .success {
+            readerLeft = true
+        }
         if let report {
+            // `--report /dev/stdout` into that pipe: its reader is gone, and
+            // opening it again would wait for another.
+            if readerLeft, Self.isOpen(report, as: STDOUT_FILENO) { throw ExitCode.success }
             if let reason = writeOutputFile(EvaluationReport.html(evaluation, model: model, file: file, repeatedIDs: repeated), to: report) {
+                // `--report /dev/stdout` into a pipe whose reader left: as the metrics, quietly.
+                if reason == String(cString: strerror(EPIPE)) { throw ExitCode.success }
                 printError("cannot write \(report): \(reason)")
                 throw ExitCode.cannotCreate
             }
             printError("wrote \(report)")
         }
+        if readerLeft { throw ExitCode.success }
     }
 
     /// Whether `path` names the existing regular file that `descriptor`
@@ -105,8 +119,16 @@ struct EvalCommand: ParsableCommand {
     /// A pipe or a terminal is no file and never is (`--report /dev/stdout`
     /// into a pipe follows the metrics).
     static func isFile(_ path: String, of descriptor: Int32) -> Bool {
+        var open = stat()
+        guard fstat(descriptor, &open) == 0, (open.st_mode & S_IFMT) == S_IFREG else { return false }
+        return isOpen(path, as: descriptor)
+    }
+
+    /// Whether `path` names what `descriptor` has open, whatever it is (a
+    /// file, a pipe): the same device and inode.
+    static func isOpen(_ path: String, as descriptor: Int32) -> Bool {
         var open = stat(), file = stat()
-        guard fstat(descriptor, &open) == 0, (open.st_mode & S_IFMT) == S_IFREG, stat(path, &file) == 0 else { return false }
+        guard fstat(descriptor, &open) == 0, stat(path, &file) == 0 else { return false }
         return open.st_dev == file.st_dev && open.st_ino == file.st_ino
     }
 }

@@ -150,6 +150,10 @@ struct EvalCommandTests {
         #expect(report.status == 64)
         #expect(report.stderr.contains("--report needs a file name"), "\(report.stderr)")
         #expect(!FileManager.default.fileExists(atPath: SentimentExecutable.packageRoot.appendingPathComponent("-").path))
+
+        let empty = try await eval(["--report", "", "Models/default", labelled])
+        #expect(empty.status == 64, "an empty name is a usage error, not a file that cannot be written: \(empty.stderr)")
+        #expect(empty.stderr.contains("--report needs a file name, not an empty one"), "\(empty.stderr)")
     }
 
     @Test("eval - and train --train - with a folder on standard input exit 66 saying why, as explain does")
@@ -304,6 +308,22 @@ struct EvalCommandTests {
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(piped.output.hasPrefix("model "), "\(piped.output.prefix(200))")
         #expect(piped.output.contains("<!DOCTYPE html>") || piped.output.contains("<html"), "the report follows the metrics")
+    }
+
+    @Test("A reader of the metrics that leaves early (| true) still gets the report written, exit 0; --report /dev/stdout into that pipe ends quietly")
+    func reportIsWrittenWhenTheReaderLeaves() async throws {
+        let sentiment = try #require(SentimentExecutable.url)
+        let report = folder.appendingPathComponent("left.html")
+        let run = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"exec "$0" eval Models/default "$1" --report "$2" | true"#, sentiment.path, labelled, report.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("wrote \(report.path)"), "\(run.stderr)")
+        #expect(String(decoding: try Data(contentsOf: report), as: UTF8.self).contains("<html"))
+
+        let piped = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"exec "$0" eval Models/default "$1" --report /dev/stdout | true"#, sentiment.path, labelled])
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(!piped.stderr.contains("cannot write"), "\(piped.stderr)")
     }
 
     @Test("A report named as one of the model's files is refused, and the model still loads", arguments: ["manifest.json", "weights.bin", "letters.bin"])
