@@ -67,7 +67,7 @@ struct ExplainCommand: ParsableCommand {
     func run() throws {
         try StandardStreams.requireOutput()
         let text = try self.text == "-" ? Self.readStandardInput() : self.text
-        if self.text != "-", Self.argumentIsInvalidUTF8(text) {
+        if self.text != "-", RawArguments.isInvalidUTF8(text) {
             printError("warning: the text is not valid UTF-8; invalid bytes are read as U+FFFD")
         }
         let model = try modelOptions.loadModel()
@@ -111,17 +111,6 @@ struct ExplainCommand: ParsableCommand {
                       p.negative * w[0], p.neutral * w[1], p.positive * w[2])
             + String(format: "          (weights %.2f, %.2f, %.2f: the rarer a class in training, the more it weighs, for macro-averaged recall)\n",
                      w[0], w[1], w[2])
-    }
-
-    /// Whether `text`, an argument, came as bytes that are not UTF-8: the
-    /// Swift runtime reads such an argument with U+FFFD in place of the bad
-    /// bytes and says nothing, so the raw arguments are checked.
-    static func argumentIsInvalidUTF8(_ text: String) -> Bool {
-        guard text.unicodeScalars.contains("\u{FFFD}") else { return false }
-        return (1..<Int(CommandLine.argc)).contains { i in
-            guard let raw = CommandLine.unsafeArgv[i] else { return false }
-            return String(validatingCString: raw) == nil && String(cString: raw) == text
-        }
     }
 
     /// The longest text `explain -` takes, in bytes: `classify`'s longest line

@@ -36,7 +36,8 @@ struct SentimentCommand: AsyncParsableCommand {
     )
 
     /// Runs the command line, refusing `help` with a topic that names no
-    /// subcommand (exit 64) instead of showing the root help, and reading an
+    /// subcommand (exit 64) instead of showing the root help, refusing an
+    /// argument that is not UTF-8 (64; but `explain`'s text), and reading an
     /// `explain` text that starts with "---" as a text.
     static func main() async {
         // A reader that goes away (`| head`) makes write(2) fail with EPIPE,
@@ -46,6 +47,13 @@ struct SentimentCommand: AsyncParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let word = HelpTopic.unknownWord(in: arguments, root: Self.self) {
             exit(withError: ValidationError("no command named '\(word)'; 'sentiment --help' lists them"))
+        }
+        // A file name, model folder or --db path that is not UTF-8 would name
+        // another, missing file ("no such file"); explain reads its text
+        // with U+FFFD and says so.
+        if arguments.first != "explain", let bad = RawArguments.invalidUTF8.first {
+            exit(withError: ValidationError("the argument '\(TerminalText.oneLine(bad))' is not valid UTF-8: sentiment reads "
+                + "its arguments, file names too, as UTF-8 (rename the file, or give it on standard input)"))
         }
         await main(DashLedText.separated(arguments))
     }

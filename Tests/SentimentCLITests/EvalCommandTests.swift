@@ -326,6 +326,22 @@ struct EvalCommandTests {
         #expect(!piped.stderr.contains("cannot write"), "\(piped.stderr)")
     }
 
+    @Test("A file or folder name that is not UTF-8 is a usage error saying so, not 'no such file' for a name with U+FFFD in it", arguments: [
+        #"cp "$2" "$1/$(printf 'bad\377name.tsv')" && exec "$0" eval Models/default "$1/$(printf 'bad\377name.tsv')""#,
+        #"cp -r Models/default "$1/$(printf 'mod\351l')" && echo hi | "$0" classify --model "$1/$(printf 'mod\351l')""#,
+    ])
+    func argumentThatIsNotUTF8IsAUsageError(script: String) async throws {
+        let sentiment = try #require(SentimentExecutable.url)
+        let scratch = folder.appendingPathComponent("names-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        // $0 the executable, $1 a scratch folder, $2 a labelled file, $3 the package root.
+        let run = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"cd "$3" && "# + script, sentiment.path, scratch.path, labelled, SentimentExecutable.packageRoot.path])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("is not valid UTF-8: sentiment reads its arguments, file names too, as UTF-8"), "\(run.stderr)")
+        #expect(!run.stderr.lowercased().contains("no such file"), "\(run.stderr)")
+    }
+
     @Test("A report named as one of the model's files is refused, and the model still loads", arguments: ["manifest.json", "weights.bin", "letters.bin"])
     func reportOverTheModelIsRefused(file: String) async throws {
         let model = folder.appendingPathComponent("model-\(file)")
