@@ -36,7 +36,8 @@ public struct ServerServices: Sendable {
     ///
     /// - `nil` when ``ServerConfiguration/offline``;
     /// - a source that always fails as `unavailable` when there is no X token
-    ///   (stored tweets are still answered, marked stale);
+    ///   (stored tweets are still answered, marked stale), said once in a
+    ///   `notice` and not counted as upstream requests, since none is sent;
     /// - else an ``Tweets/XAPIClient`` on the configuration's base URL, timeout and retries.
     ///
     /// - Parameters:
@@ -51,8 +52,11 @@ public struct ServerServices: Sendable {
     ) -> (any TweetSource)? {
         if configuration.offline { return nil }
         guard let token = configuration.bearerToken else {
-            return MeteredTweetSource(base: UnavailableTweetSource(reason: "no X API token: set \(BearerToken.environmentVariable)"),
-                                      metrics: metrics)
+            // Said once, here; not metered, as no request is sent, and each
+            // timeline's failure is logged at debug (TweetService).
+            logger.notice("no X API token: timelines are answered from the database, marked stale",
+                          metadata: ["set": "\(BearerToken.environmentVariable)"])
+            return UnavailableTweetSource(reason: "no X API token: set \(BearerToken.environmentVariable)")
         }
         let client = XAPIClient(
             configuration: XAPIConfiguration(baseURL: configuration.upstreamBaseURL, bearerToken: token,

@@ -393,6 +393,17 @@ class Suite:
         self.wait(lambda d: d.execute_script(fetches) > before)
         self.wait(lambda d: len(self.all(".tweet")) == count and self.find("#tweet-skeleton").get_attribute("hidden") is not None)
 
+    def test_a_refresh_that_fails_keeps_the_tweets_shown(self):
+        self.open_tweets()
+        count = len(self.all(".tweet"))
+        # The server cannot be reached for the refresh.
+        self.driver.execute_script("window.fetch = () => Promise.reject(new TypeError('Failed to fetch'))")
+        self.find("#refresh").click()
+        error = self.visible("#tweets-error")
+        assert "reach the server" in error.text, error.text
+        assert len(self.all(".tweet")) == count, "the tweets shown before the refresh are still shown"
+        self.open("/")  # reloads the page, and with it fetch
+
     def test_try_it_updates_as_you_type(self):
         self.open("/")
         box = self.visible("#try-input")
@@ -580,6 +591,8 @@ class Suite:
         assert "not a username" in error.text, error.text
         title = self.find("#tweets-title").text
         assert title == "@%E0%A4%A", title
+        # Asking again would be answered the same 400: no Retry to press.
+        assert not error.find_element(By.CSS_SELECTOR, ".retry").is_displayed(), "a Retry that can never succeed"
 
     def test_connection_failure_state(self):
         # Last: stops the server.

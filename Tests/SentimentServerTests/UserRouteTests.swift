@@ -137,6 +137,25 @@ struct UserRouteTests {
         }
     }
 
+    @Test("Without an X token, stored tweets are answered stale, no upstream request or failure is counted, and it is said once at start, not at every timeline")
+    func noTokenIsQuiet() async throws {
+        let logs = InMemoryLogHandler()
+        try await TestServer.with(logger: recordingLogger(logs), configure: { $0.offline = false; $0.bearerToken = nil },
+                                  seed: importSunnydays) { server in
+            for _ in 0..<2 {
+                let answer = try await server.request(.GET, "/v1/users/sunnydays/tweets")
+                #expect(answer.status == 200)
+                #expect(((try answer.object())["failure"] as? [String: Any])?["kind"] as? String == "unavailable")
+            }
+            let metrics = try await server.request(.GET, "/metrics").text
+            #expect(!metrics.contains(#"sentiment_upstream_requests_total{operation="user"}"#), "no request was sent: \(metrics)")
+            #expect(!metrics.contains(#"sentiment_upstream_failures_total{kind="unavailable"}"#), "\(metrics)")
+            #expect(metrics.contains("sentiment_stale_answers_total 2"))
+        }
+        #expect(logs.entries.filter { "\($0.message)".hasPrefix("no X API token") }.map(\.level) == [.notice])
+        #expect(!logs.entries.contains { $0.level >= .warning }, "\(logs.entries.filter { $0.level >= .warning }.map(\.message))")
+    }
+
     @Test("With the upstream unreachable and nothing stored, the answer is a 502 naming the failure")
     func upstreamUnreachableAndNothingStoredIs502() async throws {
         // A port nobody listens on, held for the test so that no other test's server takes it.

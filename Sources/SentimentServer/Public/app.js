@@ -144,11 +144,24 @@ function element(tag, attributes = {}, ...children) {
   return node;
 }
 
+/** A notice with its Retry button, or without one when `onRetry` is null. */
 function showNotice(notice, text, onRetry) {
   $(".notice-text", notice).textContent = text;
   const retry = $(".retry", notice);
   retry.onclick = onRetry;
+  retry.hidden = !onRetry;
   notice.hidden = false;
+}
+
+/**
+ * Whether asking again may succeed: a connection that failed, an answer that
+ * could not be read, a timeout, rate limiting or a server error. A 4xx
+ * (not a username, nothing stored, the API key, a read-only database) would
+ * only be answered the same.
+ */
+function canRetry(error) {
+  if (!(error instanceof RequestError) || error.kind !== "server") return true;
+  return error.status >= 500 || error.status === 408 || error.status === 429;
 }
 
 // MARK: - Routing
@@ -270,7 +283,7 @@ const SearchScene = (() => {
       if (error.name === "AbortError") return;
       setLoading(false);
       lists.hidden = true;
-      showNotice(errorBox, errorMessage(error, "search"), () => search(input.value.trim()));
+      showNotice(errorBox, errorMessage(error, "search"), canRetry(error) ? () => search(input.value.trim()) : null);
     }
   }
 
@@ -289,7 +302,8 @@ const SearchScene = (() => {
     const recent = answer.recent.filter((entry) => !shown.has(entry.username.toLowerCase()));
     recentList.replaceChildren(...recent.map(recentItem));
     recentTitle.hidden = recent.length === 0 || (!cleaned && answer.users.length === 0);
-    clear.hidden = answer.recent.length === 0;
+    // Beside the recent searches it clears: hidden when none is listed.
+    clear.hidden = recent.length === 0;
     const nothing = answer.users.length === 0 && recent.length === 0;
     lists.hidden = nothing;
     empty.hidden = !nothing;
@@ -351,7 +365,7 @@ const SearchScene = (() => {
       search(input.value.trim());
     } catch (error) {
       const text = error.status === 401 ? "Clearing the recent searches needs the server's API key." : errorMessage(error, "clear the recent searches");
-      showNotice(errorBox, text, () => clear.click());
+      showNotice(errorBox, text, canRetry(error) ? () => clear.click() : null);
     }
   });
 
@@ -492,6 +506,10 @@ const TweetsScene = (() => {
   async function load(first) {
     if (loading && !first) return;
     const mine = first ? ++generation : generation;
+    // A refresh keeps the tweets shown until the new ones come, and keeps
+    // them, with an error, when they do not.
+    const refreshing = first && list.children.length > 0;
+    const shownCursor = cursor;
     if (first) {
       controller?.abort();
       cursor = null;
@@ -503,7 +521,7 @@ const TweetsScene = (() => {
     more.hidden = true;
     end.hidden = true;
     if (first) {
-      list.replaceChildren();
+      if (!refreshing) list.replaceChildren();
       empty.hidden = true;
       stale.hidden = true;
       list.setAttribute("aria-busy", "true");
@@ -517,7 +535,9 @@ const TweetsScene = (() => {
       titleNode.textContent = `@${user.username}`;
       subtitle.textContent = user.display_name;
       document.title = `@${user.username} · Sentiment`;
-      list.append(...answer.tweets.map(tweetItem));
+      const items = answer.tweets.map(tweetItem);
+      if (first) list.replaceChildren(...items);
+      else list.append(...items);
       cursor = answer.next_cursor;
       setStale(answer);
       empty.hidden = list.children.length > 0;
@@ -525,7 +545,9 @@ const TweetsScene = (() => {
       end.hidden = !!cursor || list.children.length === 0;
     } catch (error) {
       if (error.name === "AbortError" || mine !== generation) return;
-      showNotice(errorBox, errorMessage(error, "load the tweets"), () => load(list.children.length === 0));
+      if (refreshing) cursor = shownCursor;
+      showNotice(errorBox, errorMessage(error, "load the tweets"),
+        canRetry(error) ? () => load(refreshing || list.children.length === 0) : null);
       more.hidden = true;
     } finally {
       if (mine === generation) {
@@ -548,6 +570,7 @@ const TweetsScene = (() => {
     open(name) {
       const cleaned = name.replace(/^@/, "");
       if (cleaned === username && list.children.length > 0) return;
+      if (cleaned !== username) list.replaceChildren();
       username = cleaned;
       titleNode.textContent = `@${cleaned}`;
       subtitle.textContent = "";

@@ -186,7 +186,10 @@ public final class TweetService: Sendable {
                 logger.warning("source does not know the user, answering from the store", metadata: ["username": "\(key)"])
             } catch let sourceFailure as TweetSourceFailure {
                 failure = sourceFailure
-                logger.warning("source failed, answering from the store", metadata: [
+                // A source that cannot be used at all (no token) fails every
+                // call alike: its owner says so once, not at every timeline.
+                let level: Logger.Level = if case .unavailable = sourceFailure { .debug } else { .warning }
+                logger.log(level: level, "source failed, answering from the store", metadata: [
                     "username": "\(key)", "failure": "\(sourceFailure.kind)", "reason": "\(sourceFailure.message)",
                 ])
             }
