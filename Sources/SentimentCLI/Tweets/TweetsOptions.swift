@@ -16,6 +16,12 @@ struct DatabaseOptions: ParsableArguments {
     /// The database's path: `--db`, then `$SENTIMENT_DB`, then the default.
     var resolvedPath: String { DatabaseLocation.resolve(flag: path) }
 
+    /// An empty `--db` (`--db "$DB"` with `DB` unset) is refused: read as
+    /// none, it put the command on the default database, unsaid.
+    func validate() throws {
+        if path == "" { throw ValidationError("--db needs a path, not an empty one") }
+    }
+
     /// Opens the database if its file exists, for a command that only reads:
     /// nil otherwise, and nothing is made on disk (a mistyped `--db` stays
     /// visible as such). A file this user may not write, or whose folder they
