@@ -401,6 +401,68 @@ final class TweetsCommandTests {
         #expect(other.status != 0, "no user was made: \(other.output)")
     }
 
+    /// Imports a v2 page of @alice (id 42, "Alice") and @bob (id 12, "Bob"),
+    /// one tweet each, into `db`; returns a dump of two more of bob's tweets
+    /// that names him by author_id alone, as a v2 dump without
+    /// includes.users does.
+    private func importAliceAndBob(into db: String) async throws -> String {
+        let page = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("ab.json").path
+        try #"""
+            {"data":[{"id":"601","text":"alice original, fine","created_at":"2024-03-01T00:00:00Z","author_id":"42"},\#
+            {"id":"602","text":"bob original, fine","created_at":"2024-03-01T00:00:00Z","author_id":"12"}],\#
+            "includes":{"users":[{"id":"42","username":"alice","name":"Alice"},{"id":"12","username":"bob","name":"Bob"}]}}
+            """#.write(toFile: page, atomically: false, encoding: .utf8)
+        let imported = try await sentiment(["import", page, "--db", db])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        return try writeDump(#"""
+            {"id":"611","text":"bob again, I hate mondays","created_at":"2024-03-02T00:00:00Z","author_id":"12"}
+            {"id":"612","text":"bob more, love fridays","created_at":"2024-03-03T00:00:00Z","author_id":"12"}
+
+            """#, besides: db)
+    }
+
+    @Test("Tweets a dump gives to a stored account's author_id alone stay that account's: --user neither renames it nor takes its tweets, and says it was not used")
+    func userDoesNotRenameAStoredAuthor() async throws {
+        let db = try freshDatabase()
+        let dump = try await importAliceAndBob(into: db)
+        for user in ["robert", "alice"] {
+            let run = try await sentiment(["import", dump, "--user", user, "--db", db])
+            #expect(run.status == 0, "\(user): \(run.stderr)")
+            #expect(run.stderr.contains(
+                "--user \(user) not used for \(dump): every tweet in it names its author (author_id 12, stored as @bob)"),
+                    "\(user): \(run.stderr)")
+        }
+        let bob = try await sentiment(["tweets", "bob", "--offline", "--db", db])
+        #expect(bob.status == 0, "\(bob.stderr)")
+        #expect(bob.output.contains("@bob — Bob\n"), "\(bob.output)")
+        let bobs = try await sentiment(["tweets", "bob", "--offline", "--format", "jsonl", "--db", db])
+        #expect(try bobs.records().compactMap { $0["id"] as? String } == ["612", "611", "602"])
+        #expect(try bobs.records().allSatisfy { $0["author_id"] as? String == "12" })
+        let alice = try await sentiment(["tweets", "alice", "--offline", "--format", "jsonl", "--db", db])
+        #expect(try alice.records().compactMap { $0["id"] as? String } == ["601"])
+        #expect(try await sentiment(["tweets", "robert", "--offline", "--db", db]).status == 66)
+
+        let archived = try await sentiment(["tweets", "robert", "--archive", dump, "--db", db])
+        #expect(archived.status == 67, "\(archived.output)\(archived.stderr)")
+        #expect(archived.stderr.contains("\(dump) has no tweets of @robert (author_id 12, stored as @bob)"), "\(archived.stderr)")
+        let after = try await sentiment(["tweets", "bob", "--offline", "--limit", "1", "--db", db])
+        #expect(after.output.hasPrefix("@bob — Bob\n"), "\(after.output)")
+
+        // The --user is used for the tweets that name no author, and only for them.
+        let mixed = try writeDump(#"""
+            {"id":"621","text":"whose is this","created_at":"2024-03-04T00:00:00Z"}
+            {"id":"622","text":"bob once more","created_at":"2024-03-04T00:00:00Z","author_id":"12"}
+
+            """#, besides: db)
+        let partly = try await sentiment(["import", mixed, "--user", "robert", "--db", db])
+        #expect(partly.status == 0, "\(partly.stderr)")
+        #expect(partly.stderr.contains("--user robert not used for the tweets in \(mixed) by author_id 12, stored as @bob\n"),
+                "\(partly.stderr)")
+        #expect(partly.stderr.contains("2 tweets read, 2 new, 2 classified, 0 skipped (@robert)"), "\(partly.stderr)")
+        let robert = try await sentiment(["tweets", "robert", "--offline", "--format", "jsonl", "--db", db])
+        #expect(try robert.records().compactMap { $0["id"] as? String } == ["621"])
+    }
+
     @Test("An offline timeline in JSON Lines is newest first with a theme per English tweet")
     func offlineTimelineJSONLines() async throws {
         let db = try freshDatabase()

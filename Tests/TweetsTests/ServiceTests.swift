@@ -515,6 +515,33 @@ struct ServiceTests {
         }
     }
 
+    @Test("Tweets an input gives to a stored account's id alone stay that account's, under its stored names, whatever owner is given")
+    func storedAuthorByIDKeepsItsTweetsAndNames() async throws {
+        try await withStore { store, _ async throws in
+            let service = TweetService(store: store, source: nil, classifier: CountingClassifier(), logger: testLogger)
+            let bobs = sampleTweets(3, by: bob)
+            _ = try await service.importArchive(ArchiveContents(users: [alice, bob], tweets: sampleTweets(1, by: alice) + [bobs[0]]))
+            // A v2 dump without includes.users: author_id alone.
+            let dump = ArchiveContents(tweets: Array(bobs.suffix(2)))
+            for owner in ["robert", "alice"] {
+                let summary = try await service.importArchive(dump, owner: owner)
+                #expect(summary.unusedOwner == owner)
+                #expect(summary.storedAuthors == [bob])
+                #expect(summary.users.isEmpty, "the stored account is not written again")
+            }
+            #expect(try await store.user(id: bob.id) == bob)
+            #expect(try await store.user(username: "robert") == nil)
+            #expect(try await service.timeline(username: "bob_builder").tweets.map(\.tweet.id) == bobs.map(\.id))
+            #expect(try await service.timeline(username: "alice").tweets.count == 1)
+
+            // `tweets NAME --archive` reads the dump so too.
+            let source = try await ArchiveSource(contents: dump, owner: "robert", store: store)
+            #expect(source.storedAuthors == [bob])
+            await #expect(throws: TweetSourceFailure.unknownUser("robert")) { try await source.user(username: "robert") }
+            #expect(try await source.user(username: "bob_builder") == bob)
+        }
+    }
+
     @Test("Tweets an import gave to a --user guess move to the author a later input names; a real author's never move")
     func guessedOwnerGivesWayToTheNamedAuthor() async throws {
         try await withStore { store, _ async throws in

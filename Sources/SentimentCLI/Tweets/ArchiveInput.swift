@@ -13,6 +13,12 @@ enum ArchiveInput {
         argument == "-" ? standardInputName : argument
     }
 
+    /// How messages name an author an input gives by id alone whose account
+    /// is stored: `author_id 12, stored as @bob`.
+    static func storedAuthor(_ user: User) -> String {
+        TerminalText.oneLine("author_id \(user.id), stored as @\(user.username)")
+    }
+
     /// Reads `argument`. A failure is said on standard error and thrown as
     /// its exit status: 66 a path that is missing or cannot be read (standard
     /// input closed included), 65 a folder without tweet files.

@@ -87,9 +87,12 @@ struct ImportCommand: AsyncParsableCommand {
                     let why = summary.issues.isEmpty ? "it holds no tweets" : "none of its tweets could be read"
                     printError("--user \(unused) not used for \(path): \(why), so no user is stored for it")
                 } else {
-                    let authors = summary.users.map { "@" + $0.username }.joined(separator: ", ")
-                    printError("--user \(unused) not used for \(path): every tweet in it names its author (\(authors))")
+                    let authors = summary.users.map { "@" + $0.username } + summary.storedAuthors.map(ArchiveInput.storedAuthor)
+                    printError("--user \(unused) not used for \(path): every tweet in it names its author (\(authors.joined(separator: ", ")))")
                 }
+            } else if let user, !summary.storedAuthors.isEmpty {
+                let authors = summary.storedAuthors.map(ArchiveInput.storedAuthor).joined(separator: "; ")
+                printError("--user \(user) not used for the tweets in \(path) by \(authors)")
             }
             printSkipped(summary.issues)
             skipped += summary.issues.count

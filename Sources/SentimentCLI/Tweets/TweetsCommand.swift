@@ -97,6 +97,13 @@ struct TweetsCommand: AsyncParsableCommand {
                 try await ArchiveSource(contents: contents, owner: username, store: store)
             }
             printSkipped(source.contents.issues)
+            if (try? await source.user(username: username)) == nil {
+                var note = "\(ArchiveInput.name(of: archive)) has no tweets of @\(User.key(for: username))"
+                if !source.storedAuthors.isEmpty {
+                    note += " (" + source.storedAuthors.map(ArchiveInput.storedAuthor).joined(separator: "; ") + ")"
+                }
+                printError(note)
+            }
             try await show(TweetService(store: store, source: source, classifier: model, logger: logger))
             // As `import`: the rest is shown, but the archive was not all usable.
             if !source.contents.issues.isEmpty { throw ExitCode.dataError }

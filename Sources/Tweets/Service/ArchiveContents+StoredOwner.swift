@@ -25,7 +25,25 @@ extension ArchiveContents {
                 accounts.append(stored)
             }
         }
-        guard !accounts.isEmpty else { return self }
-        return ArchiveContents(users: users + accounts, tweets: tweets, issues: issues, repeatedTweets: repeatedTweets)
+        return adding(users: accounts)
+    }
+
+    /// The stored accounts of the authors these contents name by id alone
+    /// (``unnamedAuthorIDs``: a v2 dump without `includes.users`), in id
+    /// order. An id says whose a tweet is; a name given for the input
+    /// (`--user`) is a guess, so those tweets are the accounts', and the
+    /// accounts keep their stored names.
+    func storedAuthors(in store: TweetStore) async throws -> [User] {
+        var accounts: [User] = []
+        for id in unnamedAuthorIDs.sorted() {
+            if let stored = try await store.user(id: id) { accounts.append(stored) }
+        }
+        return accounts
+    }
+
+    /// These contents with `added` among their ``users``.
+    func adding(users added: [User]) -> ArchiveContents {
+        guard !added.isEmpty else { return self }
+        return ArchiveContents(users: users + added, tweets: tweets, issues: issues, repeatedTweets: repeatedTweets)
     }
 }

@@ -340,7 +340,8 @@ public final class TweetService: Sendable {
         /// Entries skipped: malformed, or with no known author.
         public var issues: [ArchiveIssue]
         /// The owner given, when it was not used (no user was made for it):
-        /// every tweet named an author of the input, none of them that user;
+        /// every tweet named an author of the input or a stored one
+        /// (``storedAuthors``), none of them that user;
         /// or the input held no tweet and named no such user (``tweetsRead`` is 0).
         public var unusedOwner: String? = nil
         /// Stored tweets moved to the author the input names from a made-up
@@ -348,6 +349,11 @@ public final class TweetService: Sendable {
         /// names, and all of the made-up user's when the input names the
         /// account of its name.
         public var tweetsReassigned: Int = 0
+        /// The stored accounts of the authors the input names by id alone
+        /// (a v2 dump without `includes.users`), the owner's excepted: their
+        /// tweets are theirs, the owner given is not used for them, and they
+        /// keep their stored usernames and display names (they are not in ``users``).
+        public var storedAuthors: [User] = []
     }
 
     /// Stores an archive's users and tweets and classifies them.
@@ -355,8 +361,10 @@ public final class TweetService: Sendable {
     /// - Parameters:
     ///   - contents: what ``ArchiveParser`` read.
     ///   - owner: the username to give tweets whose author the input does not
-    ///     name; its stored account is reused if there is one. When every tweet
-    ///     names an author of the input and none is this user, or when the
+    ///     name; its stored account is reused if there is one. An author the
+    ///     input names by id alone whose account is stored is that account,
+    ///     never renamed (``ImportSummary/storedAuthors``). When every tweet
+    ///     names an author of the input or a stored one and none is this user, or when the
     ///     input has no tweet and names no such user, and none is stored, it
     ///     is not used (``ImportSummary/unusedOwner``).
     ///   - progress: called after each stored chunk and classified batch.
@@ -368,6 +376,10 @@ public final class TweetService: Sendable {
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async throws -> ImportSummary {
         var contents = try await contents.resolvingMadeUpUsers(from: store)
+        // Tweets the input gives to a stored account's id are that account's,
+        // whatever the owner given, and the account keeps its stored names.
+        let storedAuthors = try await contents.storedAuthors(in: store)
+        contents = contents.adding(users: storedAuthors)
         var issues = contents.issues
         var unusedOwner: String?
         if let owner {
@@ -390,10 +402,7 @@ public final class TweetService: Sendable {
                 contents = contents.assigning(owner: user)
             }
         }
-        var knownAuthors = Set(contents.users.map(\.id))
-        for id in Set(contents.tweets.map(\.authorID)).subtracting(knownAuthors) where !id.isEmpty {
-            if try await store.user(id: id) != nil { knownAuthors.insert(id) }
-        }
+        let knownAuthors = Set(contents.users.map(\.id))
         let orphans = contents.tweets.filter { !knownAuthors.contains($0.authorID) }
         if !orphans.isEmpty, orphans.count == contents.tweets.count { throw TweetServiceError.ownerRequired }
         issues += orphans.map { ArchiveIssue(file: "input", position: "tweet \($0.id)", reason: "no known author") }
@@ -402,8 +411,12 @@ public final class TweetService: Sendable {
         let now = sleeper.now()
         let chunk = 1000
         var added = 0
+        // The stored accounts are written again only as the owner given.
+        let ownerKey = owner.map(User.key(for:))
+        let otherAuthors = storedAuthors.filter { $0.usernameKey != ownerKey }
+        let users = contents.users.filter { !otherAuthors.contains($0) }
         // Saving the account of a `--user` guess's name moves the guess's tweets to it.
-        var reassigned = try await store.saveTweets(users: contents.users, tweets: [], at: now).reassigned
+        var reassigned = try await store.saveTweets(users: users, tweets: [], at: now).reassigned
         for start in stride(from: 0, to: tweets.count, by: chunk) {
             let slice = Array(tweets[start..<min(tweets.count, start + chunk)])
             let saved = try await store.saveTweets(users: [], tweets: slice, at: now)
@@ -420,9 +433,9 @@ public final class TweetService: Sendable {
             _ = try await classify(slice, at: now)
             progress?(ImportProgress(phase: .classifying, completed: start + slice.count, total: pending.count))
         }
-        return ImportSummary(users: contents.users, tweetsRead: contents.tweets.count + contents.repeatedTweets,
+        return ImportSummary(users: users, tweetsRead: contents.tweets.count + contents.repeatedTweets,
                              tweetsRepeated: contents.repeatedTweets, tweetsAdded: added,
                              tweetsClassified: pending.count, issues: issues, unusedOwner: unusedOwner,
-                             tweetsReassigned: reassigned)
+                             tweetsReassigned: reassigned, storedAuthors: otherAuthors)
     }
 }

@@ -15,6 +15,11 @@ public struct ArchiveSource: TweetSource {
     /// The username the archive belongs to when it does not say (a bare
     /// `tweets.js` or JSON Lines file): it gets every tweet without a known author.
     public let owner: String?
+    /// The stored accounts of the authors the contents name by id alone
+    /// (a v2 dump without `includes.users`), among ``contents``' users:
+    /// those tweets are theirs, under their stored names, whatever the
+    /// ``owner``. Empty unless read with a store.
+    public private(set) var storedAuthors: [User] = []
 
     /// A source over contents already read.
     public init(contents: ArchiveContents, owner: String? = nil) {
@@ -28,17 +33,21 @@ public struct ArchiveSource: TweetSource {
     /// (``ArchiveContents/owner(username:)``), as
     /// ``TweetService/importArchive(_:owner:progress:)`` reuses it. A user the
     /// contents know by a screen name alone is the stored account of that
-    /// name, as imports read it.
+    /// name, as imports read it; an author they name by id alone whose
+    /// account is stored is that account (``storedAuthors``), as in imports.
     ///
     /// - Throws: the store's `DatabaseError` when it cannot be read.
     public init(contents: ArchiveContents, owner: String, store: TweetStore) async throws {
         var contents = try await contents.resolvingMadeUpUsers(from: store)
+        let storedAuthors = try await contents.storedAuthors(in: store)
+        contents = contents.adding(users: storedAuthors)
         if contents.user(username: owner) == nil, contents.owner(username: owner) != nil,
             let assigned = try await contents.assigningStoredOwner(owner, from: store)
         {
             contents = assigned
         }
         self.init(contents: contents, owner: owner)
+        self.storedAuthors = storedAuthors
     }
 
     /// Reads an archive folder or file (see ``ArchiveParser``).
