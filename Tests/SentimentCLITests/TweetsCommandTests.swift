@@ -463,6 +463,47 @@ final class TweetsCommandTests {
         #expect(try robert.records().compactMap { $0["id"] as? String } == ["621"])
     }
 
+    @Test("A re-import that says otherwise is counted: a later --user takes an earlier one's tweets, a corrected text replaces the stored one, and an account's tweets stay its, making no user")
+    func reimportThatSaysOtherwise() async throws {
+        let db = try freshDatabase()
+        let unnamed = try writeDump(#"""
+            {"id":"1","text":"What a lovely walk in the park","created_at":"2024-01-01T00:00:00.000Z"}
+            {"id":"2","text":"Train cancelled again, so annoying","created_at":"2024-01-02T00:00:00.000Z"}
+
+            """#, besides: db)
+        _ = try await sentiment(["import", unnamed, "--user", "jakc", "--db", db])
+        let renamed = try await sentiment(["import", unnamed, "--user", "jack", "--db", db])
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        #expect(renamed.stderr.contains("2 tweets read, 0 new, 2 moved from an earlier --user, 0 classified, 0 skipped (@jack)"),
+                "\(renamed.stderr)")
+        let jack = try await sentiment(["tweets", "jack", "--offline", "--format", "jsonl", "--db", db])
+        #expect(try jack.records().compactMap { $0["id"] as? String } == ["2", "1"])
+        #expect(try await sentiment(["tweets", "jakc", "--offline", "--db", db]).status == 66)
+
+        let latin1 = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("latin1.jsonl")
+        try (Data(#"{"id":"700","text":"caf"#.utf8) + Data([0xE9])
+            + Data((#" was lovely","created_at":"2024-01-03T00:00:00Z"}"# + "\n").utf8)).write(to: latin1)
+        _ = try await sentiment(["import", latin1.path, "--user", "jack", "--db", db])
+        let fixed = try writeDump(#"{"id":"700","text":"café was lovely","created_at":"2024-01-03T00:00:00Z"}"# + "\n", besides: db)
+        let corrected = try await sentiment(["import", fixed, "--user", "jack", "--db", db])
+        #expect(corrected.status == 0, "\(corrected.stderr)")
+        #expect(corrected.stderr.contains("1 tweet read, 0 new, 1 updated, 1 classified, 0 skipped (@jack)"), "\(corrected.stderr)")
+        let texts = try await sentiment(["tweets", "jack", "--offline", "--format", "jsonl", "--limit", "1", "--db", db])
+        #expect(try texts.records().compactMap { $0["text"] as? String } == ["café was lovely"])
+
+        _ = try await importAliceAndBob(into: db)
+        let claimed = try writeDump(#"{"id":"602","text":"bob original, fine","created_at":"2024-03-01T00:00:00Z"}"# + "\n",
+                                    besides: db)
+        let carol = try await sentiment(["import", claimed, "--user", "carol", "--db", db])
+        #expect(carol.status == 0, "\(carol.stderr)")
+        #expect(carol.stderr.contains(
+            "--user carol not used for \(claimed): its tweets are stored under other accounts, which keep them, so no user is stored for it"),
+                "\(carol.stderr)")
+        #expect(carol.stderr.contains("1 tweet read, 0 new, 1 kept under their stored author, 0 classified, 0 skipped\n"),
+                "\(carol.stderr)")
+        #expect(try await sentiment(["tweets", "carol", "--offline", "--db", db]).status == 66)
+    }
+
     @Test("An offline timeline in JSON Lines is newest first with a theme per English tweet")
     func offlineTimelineJSONLines() async throws {
         let db = try freshDatabase()

@@ -566,7 +566,72 @@ struct ServiceTests {
             for index in claimed.indices { claimed[index].authorID = alice.id }
             let claim = try await service.importArchive(ArchiveContents(users: [alice], tweets: claimed))
             #expect(claim.tweetsReassigned == 0)
+            #expect(claim.tweetsKept == 3)
             #expect(try await service.timeline(username: "bob_builder").tweets.count == 3)
+        }
+    }
+
+    @Test("Tweets an import gave to a --user guess move to a later guess, and the earlier guess, left with none, is not kept")
+    func laterGuessTakesTheTweets() async throws {
+        try await withStore { store, _ async throws in
+            let service = TweetService(store: store, source: nil, classifier: CountingClassifier(), logger: testLogger)
+            var unnamed = sampleTweets(3, by: alice)
+            for index in unnamed.indices { unnamed[index].authorID = "" }
+            _ = try await service.importArchive(ArchiveContents(tweets: unnamed), owner: "jakc")
+            let later = try await service.importArchive(ArchiveContents(tweets: unnamed), owner: "jack")
+            #expect(later.tweetsAdded == 0)
+            #expect(later.tweetsReassigned == 3)
+            #expect(later.unusedOwner == nil)
+            #expect(later.users.map(\.username) == ["jack"])
+            #expect(try await service.timeline(username: "jack").tweets.count == 3)
+            #expect(try await store.user(username: "jakc") == nil)
+            #expect(try await service.searchUsers(prefix: "ja").map(\.username) == ["jack"])
+        }
+    }
+
+    @Test("Tweets stored under an account that a later import gives to a --user stay the account's, counted as kept, and no user is made for the --user")
+    func storedAccountKeepsItsTweetsFromALaterGuess() async throws {
+        try await withStore { store, _ async throws in
+            let service = TweetService(store: store, source: nil, classifier: CountingClassifier(), logger: testLogger)
+            let bobs = sampleTweets(3, by: bob)
+            _ = try await service.importArchive(ArchiveContents(users: [bob], tweets: bobs))
+            var unnamed = bobs
+            for index in unnamed.indices { unnamed[index].authorID = "" }
+            let summary = try await service.importArchive(ArchiveContents(tweets: unnamed), owner: "carol")
+            #expect(summary.tweetsKept == 3)
+            #expect(summary.unusedOwner == "carol")
+            #expect(summary.unusedOwnerReason == .tweetsStoredUnderOthers)
+            #expect(summary.users.isEmpty)
+            #expect(try await store.user(username: "carol") == nil)
+            #expect(try await service.timeline(username: "bob_builder").tweets.count == 3)
+
+            // One new tweet among them is a use: the --user holds it alone.
+            var new = unnamed[0]
+            new.id = "9"
+            let more = try await service.importArchive(ArchiveContents(tweets: unnamed + [new]), owner: "carol")
+            #expect(more.unusedOwner == nil)
+            #expect(more.tweetsKept == 3)
+            #expect(try await service.timeline(username: "carol").tweets.map(\.tweet.id) == ["9"])
+        }
+    }
+
+    @Test("A later import's text for a stored tweet replaces the stored one, counted as updated, and the tweet is classified again")
+    func laterTextReplacesTheStoredOne() async throws {
+        try await withStore { store, _ async throws in
+            let classifier = CountingClassifier()
+            let service = TweetService(store: store, source: nil, classifier: classifier, logger: testLogger)
+            let tweets = sampleTweets(3, by: alice)
+            _ = try await service.importArchive(ArchiveContents(users: [alice], tweets: tweets))
+            var corrected = tweets
+            corrected[1].text = "café was lovely"
+            let summary = try await service.importArchive(ArchiveContents(users: [alice], tweets: corrected))
+            #expect(summary.tweetsAdded == 0)
+            #expect(summary.tweetsUpdated == 1)
+            #expect(summary.tweetsClassified == 1)
+            #expect(classifier.classifiedCount == 4)
+            let stored = try await service.timeline(username: "alice").tweets
+            #expect(stored.map(\.tweet.text) == corrected.map(\.text))
+            #expect(stored[1].prediction == CountingClassifier.predict("café was lovely"))
         }
     }
 

@@ -235,6 +235,25 @@ struct StoreTests {
         }
     }
 
+    @Test("A stored tweet's text gives way to another only when asked, which drops its classifications; a save that does not ask keeps it")
+    func replacingTexts() async throws {
+        try await withStore { store, _ async throws in
+            let tweets = sampleTweets(2, by: alice)
+            try await store.save(users: [alice], tweets: tweets)
+            try await store.saveClassifications(tweets.map { ($0.id, CountingClassifier.predict($0.text)) }, modelID: "m")
+            var corrected = tweets[0]
+            corrected.text = "café was lovely"
+            let kept = try await store.saveTweets(users: [], tweets: [corrected])
+            #expect(kept.updated == 0)
+            #expect(try await store.timeline(authorID: alice.id, modelID: "m", limit: 1).first?.tweet.text == tweets[0].text)
+            let replaced = try await store.saveTweets(users: [], tweets: [corrected, tweets[1]], replacingTexts: true)
+            #expect(replaced.updated == 1)
+            let rows = try await store.timeline(authorID: alice.id, modelID: "m", limit: 2)
+            #expect(rows.map(\.tweet.text) == [corrected.text, tweets[1].text])
+            #expect(rows.map { $0.prediction == nil } == [true, false])
+        }
+    }
+
     @Test("A user update keeps a known description when the new one is missing")
     func userUpdate() async throws {
         try await withStore { store, _ async throws in

@@ -83,14 +83,18 @@ struct ImportCommand: AsyncParsableCommand {
             }
             if showsProgress { writeToStandardError("\r\u{1B}[K") }
             if let unused = summary.unusedOwner {
-                if summary.tweetsRead == 0 {
+                switch summary.unusedOwnerReason {
+                case .noTweets?:
                     let why = summary.issues.isEmpty ? "it holds no tweets" : "none of its tweets could be read"
                     printError("--user \(unused) not used for \(path): \(why), so no user is stored for it")
-                } else {
+                case .tweetsStoredUnderOthers?:
+                    printError("--user \(unused) not used for \(path): its tweets are stored under other accounts, which keep them, so no user is stored for it")
+                case .authorsNamed?, nil:
                     let authors = summary.users.map { "@" + $0.username } + summary.storedAuthors.map(ArchiveInput.storedAuthor)
                     printError("--user \(unused) not used for \(path): every tweet in it names its author (\(authors.joined(separator: ", ")))")
                 }
-            } else if let user, !summary.storedAuthors.isEmpty {
+            }
+            if let user, summary.unusedOwnerReason != .authorsNamed, !summary.storedAuthors.isEmpty {
                 let authors = summary.storedAuthors.map(ArchiveInput.storedAuthor).joined(separator: "; ")
                 printError("--user \(user) not used for the tweets in \(path) by \(authors)")
             }
@@ -99,12 +103,19 @@ struct ImportCommand: AsyncParsableCommand {
             let users = TerminalText.oneLine(summary.users.map { "@" + $0.username }.joined(separator: ", "))
             writeToStandardError("""
                 \(path): \(count(summary.tweetsRead, "tweet")) read, \
-                \(summary.tweetsRepeated > 0 ? "\(summary.tweetsRepeated) repeated, " : "")\(summary.tweetsAdded) new, \
-                \(summary.tweetsReassigned > 0 ? "\(summary.tweetsReassigned) moved to their named author from an earlier --user, " : "")\
+                \(some(summary.tweetsRepeated, "repeated"))\(summary.tweetsAdded) new, \
+                \(some(summary.tweetsUpdated, "updated"))\
+                \(some(summary.tweetsReassigned, "moved from an earlier --user"))\
+                \(some(summary.tweetsKept, "kept under their stored author"))\
                 \(summary.tweetsClassified) classified, \(summary.issues.count) skipped\(users.isEmpty ? "" : " (\(users))")\n
                 """)
         }
         if skipped > 0 { throw ExitCode.dataError }
+    }
+
+    /// "2 updated, ", or nothing when `n` is 0.
+    private func some(_ n: Int, _ what: String) -> String {
+        n > 0 ? "\(n) \(what), " : ""
     }
 
     /// "1 tweet", "2 tweets".

@@ -339,21 +339,40 @@ public final class TweetService: Sendable {
         public var tweetsClassified: Int
         /// Entries skipped: malformed, or with no known author.
         public var issues: [ArchiveIssue]
-        /// The owner given, when it was not used (no user was made for it):
-        /// every tweet named an author of the input or a stored one
-        /// (``storedAuthors``), none of them that user;
-        /// or the input held no tweet and named no such user (``tweetsRead`` is 0).
+        /// The owner given, when it was not used (no user was made for it),
+        /// for the ``unusedOwnerReason``.
         public var unusedOwner: String? = nil
-        /// Stored tweets moved to the author the input names from a made-up
-        /// one (`local:name`, an earlier import's `--user`): those the input
-        /// names, and all of the made-up user's when the input names the
+        /// Why the ``unusedOwner`` was not used.
+        public var unusedOwnerReason: UnusedOwnerReason? = nil
+        /// Stored tweets moved to the author the input gives them from a
+        /// made-up one (`local:name`, an earlier import's `--user`): those the
+        /// input names, and all of the made-up user's when the input names the
         /// account of its name.
         public var tweetsReassigned: Int = 0
+        /// Stored tweets whose text the input gives otherwise: the input's
+        /// text replaced the stored one, and they were classified again.
+        public var tweetsUpdated: Int = 0
+        /// Stored tweets the input gives to another author than the account
+        /// they are stored under: they stay that account's.
+        public var tweetsKept: Int = 0
         /// The stored accounts of the authors the input names by id alone
         /// (a v2 dump without `includes.users`), the owner's excepted: their
         /// tweets are theirs, the owner given is not used for them, and they
         /// keep their stored usernames and display names (they are not in ``users``).
         public var storedAuthors: [User] = []
+
+        /// Why an owner given to ``TweetService/importArchive(_:owner:progress:)`` was not used.
+        public enum UnusedOwnerReason: Sendable, Hashable {
+            /// Every tweet names an author of the input or a stored one
+            /// (``ImportSummary/storedAuthors``), none of them the owner.
+            case authorsNamed
+            /// The input holds no tweet, and names no user of that name
+            /// (``ImportSummary/tweetsRead`` is 0).
+            case noTweets
+            /// Every tweet it would have had is stored under another account
+            /// already, and stays its (``ImportSummary/tweetsKept``).
+            case tweetsStoredUnderOthers
+        }
     }
 
     /// Stores an archive's users and tweets and classifies them.
@@ -366,7 +385,11 @@ public final class TweetService: Sendable {
     ///     never renamed (``ImportSummary/storedAuthors``). When every tweet
     ///     names an author of the input or a stored one and none is this user, or when the
     ///     input has no tweet and names no such user, and none is stored, it
-    ///     is not used (``ImportSummary/unusedOwner``).
+    ///     is not used (``ImportSummary/unusedOwner``); nor when every tweet
+    ///     it would have is stored under another account, which keeps it.
+    ///     A tweet stored under a made-up user (an earlier owner's) moves to
+    ///     the author given now; a stored text the input gives otherwise is
+    ///     replaced by the input's, and classified again.
     ///   - progress: called after each stored chunk and classified batch.
     /// - Throws: ``TweetServiceError/ownerRequired`` when tweets have no known
     ///   author and no owner is given; ``TweetServiceError/invalidUsername(_:)``; database errors.
@@ -382,11 +405,13 @@ public final class TweetService: Sendable {
         contents = contents.adding(users: storedAuthors)
         var issues = contents.issues
         var unusedOwner: String?
+        var unusedOwnerReason: ImportSummary.UnusedOwnerReason?
         if let owner {
             guard User.isValidUsername(owner) else { throw TweetServiceError.invalidUsername(owner) }
             let authorsNamed = Set(contents.tweets.map(\.authorID)).isSubset(of: Set(contents.users.map(\.id)))
             if authorsNamed, !contents.tweets.isEmpty, contents.user(username: owner) == nil {
                 unusedOwner = owner
+                unusedOwnerReason = .authorsNamed
             } else if let assigned = try await contents.assigningStoredOwner(owner, from: store) {
                 contents = assigned
             } else if contents.tweets.isEmpty, contents.user(username: owner) == nil {
@@ -395,6 +420,7 @@ public final class TweetService: Sendable {
                 // stored, `tweets NAME` would show an empty timeline
                 // instead of saying that nothing is stored.
                 unusedOwner = owner
+                unusedOwnerReason = .noTweets
             } else {
                 let user = contents.owner(username: owner)
                     ?? User(id: User.localIDPrefix + User.key(for: owner), username: User.key(for: owner),
@@ -410,19 +436,35 @@ public final class TweetService: Sendable {
 
         let now = sleeper.now()
         let chunk = 1000
-        var added = 0
+        var saved = TweetStore.Saved()
         // The stored accounts are written again only as the owner given.
         let ownerKey = owner.map(User.key(for:))
         let otherAuthors = storedAuthors.filter { $0.usernameKey != ownerKey }
-        let users = contents.users.filter { !otherAuthors.contains($0) }
-        // Saving the account of a `--user` guess's name moves the guess's tweets to it.
-        var reassigned = try await store.saveTweets(users: users, tweets: [], at: now).reassigned
-        for start in stride(from: 0, to: tweets.count, by: chunk) {
+        var users = contents.users.filter { !otherAuthors.contains($0) }
+        // The users go with every chunk: saving the account of a `--user`
+        // guess's name moves the guess's tweets to it, and a made-up user is
+        // kept only while it holds tweets. A text given for a stored tweet
+        // replaces its own.
+        for start in stride(from: 0, to: max(1, tweets.count), by: chunk) {
             let slice = Array(tweets[start..<min(tweets.count, start + chunk)])
-            let saved = try await store.saveTweets(users: [], tweets: slice, at: now)
-            added += saved.inserted.count
-            reassigned += saved.reassigned
-            progress?(ImportProgress(phase: .storing, completed: start + slice.count, total: tweets.count))
+            let chunkSaved = try await store.saveTweets(users: users, tweets: slice, at: now, replacingTexts: true)
+            saved.inserted += chunkSaved.inserted
+            saved.reassigned += chunkSaved.reassigned
+            saved.updated += chunkSaved.updated
+            saved.keptUnderStoredAuthor += chunkSaved.keptUnderStoredAuthor
+            if !slice.isEmpty {
+                progress?(ImportProgress(phase: .storing, completed: start + slice.count, total: tweets.count))
+            }
+        }
+        // A made-up user whose every tweet is stored under another account is not stored.
+        var notKept: [User] = []
+        for user in users where user.id.hasPrefix(User.localIDPrefix) {
+            if try await store.user(id: user.id) == nil { notKept.append(user) }
+        }
+        users.removeAll { notKept.contains($0) }
+        if let ownerKey, unusedOwner == nil, notKept.contains(where: { $0.usernameKey == ownerKey }) {
+            unusedOwner = owner
+            unusedOwnerReason = .tweetsStoredUnderOthers
         }
 
         let pending = try await store.unclassifiedTweets(modelID: classifier.modelID, ids: tweets.map(\.id))
@@ -434,8 +476,10 @@ public final class TweetService: Sendable {
             progress?(ImportProgress(phase: .classifying, completed: start + slice.count, total: pending.count))
         }
         return ImportSummary(users: users, tweetsRead: contents.tweets.count + contents.repeatedTweets,
-                             tweetsRepeated: contents.repeatedTweets, tweetsAdded: added,
+                             tweetsRepeated: contents.repeatedTweets, tweetsAdded: saved.inserted.count,
                              tweetsClassified: pending.count, issues: issues, unusedOwner: unusedOwner,
-                             tweetsReassigned: reassigned, storedAuthors: otherAuthors)
+                             unusedOwnerReason: unusedOwnerReason, tweetsReassigned: saved.reassigned,
+                             tweetsUpdated: saved.updated, tweetsKept: saved.keptUnderStoredAuthor,
+                             storedAuthors: otherAuthors)
     }
 }

@@ -280,6 +280,13 @@ public final class TweetStore: Sendable {
         /// those the given tweets name, and all of the made-up user's when
         /// the given users include the account of its name.
         public var reassigned = 0
+        /// Tweets already stored with another text whose text is now the
+        /// given one (``saveTweets(users:tweets:at:replacingTexts:)`` with
+        /// `replacingTexts`); their classifications are dropped.
+        public var updated = 0
+        /// Tweets already stored under another account than the author
+        /// given now: they stay that account's.
+        public var keptUnderStoredAuthor = 0
     }
 
     /// Saves users and tweets in one transaction.
@@ -287,13 +294,16 @@ public final class TweetStore: Sendable {
     /// Users are inserted or updated; tweets already stored are left as they
     /// are (tweets do not change, and their classifications stay valid), but
     /// for their author: one stored under a made-up author (`local:name`)
-    /// moves to the real author a later archive or the X API names. A tweet
+    /// moves to the author given now, the real one a later archive or the X
+    /// API names, or another made-up one (a later `--user`). A tweet
     /// stored under a real account id is never moved.
     ///
     /// A made-up user is merged into a real account of its username
     /// (case-insensitively) given here: all its tweets become the account's,
     /// those the given tweets do not name included, and it is deleted, so
-    /// that no lookup of the name shows one of the two without the other's tweets.
+    /// that no lookup of the name shows one of the two without the other's
+    /// tweets. A made-up user stands for its tweets alone: one given here, or
+    /// whose tweets moved, that holds no tweet afterwards is not kept.
     ///
     /// - Returns: the ids of the tweets that were new, in the given order.
     /// - Throws: `DatabaseError` (a tweet whose author is neither given nor stored violates a foreign key).
@@ -302,10 +312,17 @@ public final class TweetStore: Sendable {
         try await saveTweets(users: users, tweets: tweets, at: date).inserted
     }
 
-    /// ``save(users:tweets:at:)``, saying which tweets were new and how many moved author.
-    public func saveTweets(users: [User], tweets: [Tweet], at date: Date = Date()) async throws -> Saved {
+    /// ``save(users:tweets:at:)``, saying which tweets were new and what
+    /// became of those already stored.
+    ///
+    /// - Parameter replacingTexts: whether a stored tweet's text gives way to
+    ///   another given for it (an import's, correcting an earlier one): its
+    ///   classifications are dropped, so that it is classified again.
+    public func saveTweets(users: [User], tweets: [Tweet], at date: Date = Date(),
+                           replacingTexts: Bool = false) async throws -> Saved {
         try await pool.write { db in
             var saved = Saved()
+            var madeUp = Set(users.map(\.id).filter { $0.hasPrefix(User.localIDPrefix) })
             for user in users {
                 try db.execute(
                     sql: """
@@ -326,14 +343,30 @@ public final class TweetStore: Sendable {
                 }
             }
             for tweet in tweets {
-                try TweetRecord(tweet, storedAt: date).insert(db, onConflict: .ignore)
+                let record = TweetRecord(tweet, storedAt: date)
+                try record.insert(db, onConflict: .ignore)
                 if db.changesCount > 0 {
                     saved.inserted.append(tweet.id)
-                } else if !tweet.authorID.isEmpty, !tweet.authorID.hasPrefix(User.localIDPrefix) {
-                    try db.execute(sql: "UPDATE tweet SET author_id = ? WHERE id = ? AND author_id LIKE ?",
-                                   arguments: [tweet.authorID, tweet.id, User.localIDPrefix + "%"])
-                    saved.reassigned += db.changesCount
+                    continue
                 }
+                guard let stored = try TweetRecord.fetchOne(db, key: tweet.id) else { continue }
+                if replacingTexts, stored.text != record.text {
+                    try db.execute(sql: "UPDATE tweet SET text = ? WHERE id = ?", arguments: [record.text, tweet.id])
+                    try db.execute(sql: "DELETE FROM classification WHERE tweet_id = ?", arguments: [tweet.id])
+                    saved.updated += 1
+                }
+                guard !tweet.authorID.isEmpty, stored.authorID != tweet.authorID else { continue }
+                if stored.authorID.hasPrefix(User.localIDPrefix) {
+                    try db.execute(sql: "UPDATE tweet SET author_id = ? WHERE id = ?", arguments: [tweet.authorID, tweet.id])
+                    saved.reassigned += 1
+                    madeUp.insert(stored.authorID)
+                } else {
+                    saved.keptUnderStoredAuthor += 1
+                }
+            }
+            for id in madeUp {
+                try db.execute(sql: "DELETE FROM user WHERE id = ? AND NOT EXISTS (SELECT 1 FROM tweet WHERE author_id = ?)",
+                               arguments: [id, id])
             }
             return saved
         }
