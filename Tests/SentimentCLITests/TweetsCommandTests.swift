@@ -97,6 +97,26 @@ final class TweetsCommandTests {
         #expect(try await sentiment(["tweets", "ghost", "--offline", "--db", db]).status == 66)
     }
 
+    @Test("A timeline from an archive with no tweets stores no user and says the archive has none of the user's: exit 67, or 65 when every entry was skipped, as import exits")
+    func archiveWithNoTweetsStoresNoUser() async throws {
+        let db = try freshDatabase()
+        let empty = try writeDump("", besides: db)
+        let run = try await sentiment(["tweets", "q", "--archive", empty, "--db", db])
+        #expect(run.status == 67, "\(run.output)\(run.stderr)")
+        #expect(run.output.isEmpty, "\(run.output)")
+        #expect(run.stderr.contains("\(empty) has no tweets of @q: it holds no tweets\n"), "\(run.stderr)")
+        let offline = try await sentiment(["tweets", "q", "--offline", "--db", db])
+        #expect(offline.status == 66, "\(offline.output)\(offline.stderr)")
+        #expect(offline.stderr.contains("nothing stored for @q"), "\(offline.stderr)")
+
+        let broken = try writeDump("{not json\n", besides: db)
+        let malformed = try await sentiment(["tweets", "q", "--archive", broken, "--db", db])
+        #expect(malformed.status == 65, "\(malformed.output)\(malformed.stderr)")
+        #expect(malformed.stderr.contains("\(broken) has no tweets of @q: none of its tweets could be read\n"), "\(malformed.stderr)")
+        #expect(try await sentiment(["import", broken, "--user", "q", "--db", db]).status == 65)
+        #expect(try await sentiment(["tweets", "q", "--offline", "--db", db]).status == 66)
+    }
+
     @Test("A dump that does not say whose tweets it holds needs --user; malformed lines are skipped with their place, exit 65")
     func importNeedsUserAndSkipsMalformedLines() async throws {
         let db = try freshDatabase()

@@ -388,6 +388,16 @@ struct ArchiveParserTests {
         #expect(one.assigning(owner: zed).tweets.allSatisfy { $0.authorID == "local:zed" })
     }
 
+    @Test("An input with no tweet, empty or wholly malformed, makes up no owner, but names the users it holds")
+    func noTweetsNoOwner() {
+        for text in ["", "{not json\n"] {
+            let contents = ArchiveParser.parse(Data(text.utf8), file: "empty.jsonl")
+            #expect(contents.owner(username: "q") == nil, "\(text)")
+        }
+        let named = User(id: "7", username: "q", displayName: "Q")
+        #expect(ArchiveContents(users: [named]).owner(username: "Q") == named)
+    }
+
     @Test("Bytes that are not UTF-8 read as U+FFFD and their entry is kept, in JSON Lines and in an archive file")
     func invalidUTF8IsRepaired() {
         let line = Data(#"{"id":"1","text":"caf"#.utf8) + Data([0xE9]) + Data(#" was lovely","created_at":"2021-10-06T22:38:10.000Z"}"#.utf8)

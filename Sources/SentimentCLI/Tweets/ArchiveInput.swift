@@ -19,6 +19,12 @@ enum ArchiveInput {
         TerminalText.oneLine("author_id \(user.id), stored as @\(user.username)")
     }
 
+    /// Why an input gave no tweet: `it holds no tweets`, or `none of its
+    /// tweets could be read` when entries were skipped (`issues`).
+    static func noTweetsReason(issues: [ArchiveIssue]) -> String {
+        issues.isEmpty ? "it holds no tweets" : "none of its tweets could be read"
+    }
+
     /// Reads `argument`. A failure is said on standard error and thrown as
     /// its exit status: 66 a path that is missing or cannot be read (standard
     /// input closed included), 65 a folder without tweet files.

@@ -85,7 +85,7 @@ struct ImportCommand: AsyncParsableCommand {
             if let unused = summary.unusedOwner {
                 switch summary.unusedOwnerReason {
                 case .noTweets?:
-                    let why = summary.issues.isEmpty ? "it holds no tweets" : "none of its tweets could be read"
+                    let why = ArchiveInput.noTweetsReason(issues: summary.issues)
                     printError("--user \(unused) not used for \(path): \(why), so no user is stored for it")
                 case .tweetsStoredUnderOthers?:
                     printError("--user \(unused) not used for \(path): its tweets are stored under other accounts, which keep them, so no user is stored for it")

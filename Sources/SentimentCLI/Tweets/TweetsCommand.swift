@@ -30,7 +30,8 @@ struct TweetsCommand: AsyncParsableCommand {
             --archive with no tweets files or with skipped entries (the rest is \
             shown), or a malformed model; 66 offline \
             and nothing stored, or a missing or unreadable archive, or a missing \
-            model; 67 unknown user; \
+            model; 67 unknown user (an --archive with none of their tweets, and \
+            nothing stored for them); \
             69 the source failed and nothing is stored; 73 the database cannot be \
             opened or written (locked by another process past 10 s, a full disk); \
             74 standard output is closed or cannot be written (a full disk).
@@ -99,12 +100,19 @@ struct TweetsCommand: AsyncParsableCommand {
             printSkipped(source.contents.issues)
             if (try? await source.user(username: username)) == nil {
                 var note = "\(ArchiveInput.name(of: archive)) has no tweets of @\(User.key(for: username))"
-                if !source.storedAuthors.isEmpty {
+                if contents.tweets.isEmpty {
+                    note += ": " + ArchiveInput.noTweetsReason(issues: contents.issues)
+                } else if !source.storedAuthors.isEmpty {
                     note += " (" + source.storedAuthors.map(ArchiveInput.storedAuthor).joined(separator: "; ") + ")"
                 }
                 printError(note)
             }
-            try await show(TweetService(store: store, source: source, classifier: model, logger: logger))
+            do {
+                try await show(TweetService(store: store, source: source, classifier: model, logger: logger))
+            } catch let status as ExitCode where status == .noUser && contents.tweets.isEmpty && !contents.issues.isEmpty {
+                // As `import` exits for the same file: every entry was skipped.
+                throw ExitCode.dataError
+            }
             // As `import`: the rest is shown, but the archive was not all usable.
             if !source.contents.issues.isEmpty { throw ExitCode.dataError }
         } else {

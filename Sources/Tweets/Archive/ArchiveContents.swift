@@ -93,16 +93,17 @@ public struct ArchiveContents: Sendable, Hashable {
     }
 
     /// The user to show for `username` when the archive may not name its owner:
-    /// the archive's user of that name; else, when every tweet lacks a known
+    /// the archive's user of that name; else, when some tweets lack a known
     /// author, a user made from the name, with the tweets' common author id
     /// (or `local:<name>`) as id. `nil` when every tweet has a known author
-    /// (another user), or when the tweets name several authors by id alone
-    /// (which of them is this user cannot be told).
+    /// (another user), when there is no tweet (a user made up for none would
+    /// be stored with an empty timeline), or when the tweets name several
+    /// authors by id alone (which of them is this user cannot be told).
     public func owner(username: String) -> User? {
         if let user = user(username: username) { return user }
         let known = Set(users.map(\.id))
         let orphans = tweets.filter { !known.contains($0.authorID) }
-        guard !orphans.isEmpty || tweets.isEmpty else { return nil }
+        guard !orphans.isEmpty else { return nil }
         let ids = unnamedAuthorIDs
         guard ids.count <= 1 else { return nil }
         var name = Substring(username.trimmingCharacters(in: .whitespacesAndNewlines))
