@@ -132,15 +132,11 @@ struct ConnectionTests {
     ])
     func unparsableRequestIsAProblem(request: String) async throws {
         try await TestServer.with { server in
-            let connection = try RawConnection(server)
-            try connection.send(request)
-            let raw = try #require(try await connection.receiveUntilClosed(timeout: .seconds(10)))
-            let response = try #require(RawResponse(raw))
+            let (response, problem) = try await server.rawAnswer(to: request)
             #expect(response.status == 400)
             #expect(response.headers["content-type"] == "application/problem+json")
             #expect(response.headers["x-request-id"]?.isEmpty == false)
             #expect(response.headers["content-length"] == String(response.body.count))
-            let problem = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
             #expect(problem["code"] as? String == "malformed-request", "\(problem)")
             #expect(problem["request_id"] as? String == response.headers["x-request-id"])
             #expect((problem["detail"] as? String)?.isEmpty == false)
@@ -155,12 +151,8 @@ struct ConnectionTests {
     ])
     func malformedRequestSaysWhy(request: String, expected: String) async throws {
         try await TestServer.with { server in
-            let connection = try RawConnection(server)
-            try connection.send(request)
-            let raw = try #require(try await connection.receiveUntilClosed(timeout: .seconds(10)))
-            let response = try #require(RawResponse(raw))
+            let (response, problem) = try await server.rawAnswer(to: request)
             #expect(response.status == 400)
-            let problem = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
             let detail = problem["detail"] as? String ?? ""
             #expect(detail.contains(expected), "\(detail)")
             #expect(!detail.contains("http_parser") && !detail.contains("(paused"), "\(detail)")
@@ -173,14 +165,10 @@ struct ConnectionTests {
     ])
     func oversizedHeadIsA431(request: String) async throws {
         try await TestServer.with { server in
-            let connection = try RawConnection(server)
-            try connection.send(request)
-            let raw = try #require(try await connection.receiveUntilClosed(timeout: .seconds(10)))
-            let response = try #require(RawResponse(raw))
+            let (response, problem) = try await server.rawAnswer(to: request)
             #expect(response.status == 431)
             #expect(response.headers["content-type"] == "application/problem+json")
             #expect(response.headers["x-request-id"]?.isEmpty == false)
-            let problem = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
             #expect(problem["code"] as? String == "head-too-large", "\(problem)")
             #expect(problem["status"] as? Int == 431)
             #expect(problem["request_id"] as? String == response.headers["x-request-id"])

@@ -44,13 +44,9 @@ struct HostTests {
     ])
     func hostIsRequiredOnceInHTTP11(request: String, status: Int) async throws {
         try await TestServer.with { server in
-            let connection = try RawConnection(server)
-            try connection.send(request)
-            let raw = try #require(try await connection.receiveUntilClosed(timeout: .seconds(10)))
-            let response = try #require(RawResponse(raw))
+            let (response, problem) = try await server.rawAnswer(to: request)
             #expect(response.status == status)
             if status == 400 {
-                let problem = try #require(try JSONSerialization.jsonObject(with: response.body) as? [String: Any])
                 #expect(problem["code"] as? String == "invalid-host", "\(problem)")
             }
         }

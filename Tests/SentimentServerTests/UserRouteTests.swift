@@ -99,6 +99,17 @@ struct UserRouteTests {
         }
     }
 
+    /// The `failure` of a timeline answered from the store: a 200, stale,
+    /// with tweets, as the OpenAPI document describes it.
+    static func staleFailure(_ answer: TestServer.Answer) throws -> [String: Any] {
+        #expect(answer.status == 200)
+        let body = try answer.object()
+        #expect(body["stale"] as? Bool == true)
+        #expect((body["tweets"] as? [Any])?.isEmpty == false)
+        try OpenAPIDocument.shared.validate(answer, path: "/v1/users/{username}/tweets", method: "get")
+        return try #require(body["failure"] as? [String: Any])
+    }
+
     @Test("With the upstream down, stored tweets are answered, stale, with the failure kind")
     func upstreamDownAnswersStale() async throws {
         let upstream = try await FakeXServer.start { _, _ in
@@ -106,15 +117,9 @@ struct UserRouteTests {
         }
         defer { Task { try await upstream.stop() } }
         try await TestServer.with(upstream: upstream.baseURL, seed: importSunnydays) { server in
-            let answer = try await server.request(.GET, "/v1/users/sunnydays/tweets")
-            #expect(answer.status == 200)
-            let body = try answer.object()
-            #expect(body["stale"] as? Bool == true)
-            let failure = try #require(body["failure"] as? [String: Any])
+            let failure = try await Self.staleFailure(server.request(.GET, "/v1/users/sunnydays/tweets"))
             #expect(failure["kind"] as? String == "upstream")
             #expect(failure["status"] as? Int == 503)
-            #expect((body["tweets"] as? [Any])?.isEmpty == false)
-            try OpenAPIDocument.shared.validate(answer, path: "/v1/users/{username}/tweets", method: "get")
             let metrics = try await server.request(.GET, "/metrics").text
             #expect(metrics.contains(#"sentiment_upstream_failures_total{kind="upstream"} 1"#))
             #expect(metrics.contains("sentiment_stale_answers_total 1"))
@@ -126,14 +131,8 @@ struct UserRouteTests {
         let upstream = try await FakeXServer.start { _, _ in .respond(status: 404, body: XBodies.unknownUser) }
         defer { Task { try await upstream.stop() } }
         try await TestServer.with(upstream: upstream.baseURL, seed: importSunnydays) { server in
-            let answer = try await server.request(.GET, "/v1/users/sunnydays/tweets")
-            #expect(answer.status == 200)
-            let body = try answer.object()
-            #expect(body["stale"] as? Bool == true)
-            let failure = try #require(body["failure"] as? [String: Any])
+            let failure = try await Self.staleFailure(server.request(.GET, "/v1/users/sunnydays/tweets"))
             #expect(failure["kind"] as? String == "unknown_user")
-            #expect((body["tweets"] as? [Any])?.isEmpty == false)
-            try OpenAPIDocument.shared.validate(answer, path: "/v1/users/{username}/tweets", method: "get")
         }
     }
 

@@ -115,3 +115,17 @@ struct RawResponse {
         body = Data(data[end.upperBound...])
     }
 }
+
+extension TestServer {
+    /// Sends `request` as it is on a new connection and reads the answer to
+    /// the close, with its body read as a JSON object (a problem); the
+    /// object is empty when the body is not one.
+    func rawAnswer(to request: String) async throws -> (response: RawResponse, object: [String: Any]) {
+        let connection = try RawConnection(self)
+        try connection.send(request)
+        let raw = try #require(try await connection.receiveUntilClosed(timeout: .seconds(10)))
+        let response = try #require(RawResponse(raw))
+        let object = (try? JSONSerialization.jsonObject(with: response.body)) as? [String: Any] ?? [:]
+        return (response, object)
+    }
+}
