@@ -36,6 +36,9 @@ struct HostMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
+    /// RFC 3986's reg-name and IP-literal characters, built once, not per request.
+    private static let hostCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=%[]:")
+
     /// The host of a `Host` value (`name`, `name:port`, `[v6]:port`), or nil
     /// when it is not one: a character a host name cannot hold, a port that
     /// is not digits.
@@ -55,9 +58,7 @@ struct HostMiddleware: RouterMiddleware {
         if !port.isEmpty {
             guard port.first == ":", port.dropFirst().allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
         }
-        // RFC 3986's reg-name and IP-literal characters.
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()*+,;=%[]:")
-        guard !host.isEmpty, host.allSatisfy({ allowed.contains($0) }) else { return nil }
+        guard !host.isEmpty, host.allSatisfy({ hostCharacters.contains($0) }) else { return nil }
         if !host.hasPrefix("["), host.contains(where: { "[]:".contains($0) }) { return nil }
         return String(host)
     }

@@ -447,11 +447,7 @@ public final class TweetService: Sendable {
         // replaces its own.
         for start in stride(from: 0, to: max(1, tweets.count), by: chunk) {
             let slice = Array(tweets[start..<min(tweets.count, start + chunk)])
-            let chunkSaved = try await store.saveTweets(users: users, tweets: slice, at: now, replacingTexts: true)
-            saved.inserted += chunkSaved.inserted
-            saved.reassigned += chunkSaved.reassigned
-            saved.updated += chunkSaved.updated
-            saved.keptUnderStoredAuthor += chunkSaved.keptUnderStoredAuthor
+            saved += try await store.saveTweets(users: users, tweets: slice, at: now, replacingTexts: true)
             if !slice.isEmpty {
                 progress?(ImportProgress(phase: .storing, completed: start + slice.count, total: tweets.count))
             }

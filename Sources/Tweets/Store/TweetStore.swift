@@ -287,6 +287,14 @@ public final class TweetStore: Sendable {
         /// Tweets already stored under another account than the author
         /// given now: they stay that account's.
         public var keptUnderStoredAuthor = 0
+
+        /// Adds what another save did to this one's tallies.
+        public static func += (total: inout Saved, other: Saved) {
+            total.inserted += other.inserted
+            total.reassigned += other.reassigned
+            total.updated += other.updated
+            total.keptUnderStoredAuthor += other.keptUnderStoredAuthor
+        }
     }
 
     /// Saves users and tweets in one transaction.
