@@ -42,7 +42,8 @@ struct ClassifyCommand: ParsableCommand {
             goes on. A summary goes to standard error, with a progress line while \
             standard error is a terminal and the records go elsewhere.
 
-            A UTF-8 byte order mark at the start of a FILE is ignored. If a FILE \
+            A UTF-8 byte order mark at the start of a FILE is ignored; a FILE that \
+            starts with a UTF-16 one (FF FE or FE FF) is read as UTF-16. If a FILE \
             cannot be read part way, the records before it are written and the run \
             stops there. When the reader of the output goes away (`| head`), the \
             run stops quietly with status 0; the summary counts the records \

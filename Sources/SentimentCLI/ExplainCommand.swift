@@ -122,20 +122,24 @@ struct ExplainCommand: ParsableCommand {
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
 
     /// The whole of standard input as the text to explain: a byte order mark
-    /// at its start skipped and invalid UTF-8 read as U+FFFD (said on standard
+    /// at its start skipped, UTF-16 with a byte order mark read as the text it
+    /// holds (as `classify` reads it), and invalid UTF-8 read as U+FFFD (said on standard
     /// error, as `classify` flags it), one final line break dropped. Exits 66 when standard input is closed or cannot be
     /// read (saying why: "Is a directory"), 64 when it holds nothing to explain,
-    /// 65 when it holds more than `textLimit` bytes, read no further than that
-    /// (`< /dev/zero` ends at once);
+    /// 65 when its UTF-8 is more than `textLimit` bytes, read no further than twice
+    /// that (`< /dev/zero` ends at once);
     /// a non-blocking standard input is waited on, as `classify` waits on it.
     private static func readStandardInput() throws -> String {
         var data: Data
         do {
-            data = try StandardStreams.readInput(atMost: byteOrderMark.count + textLimit + 2)
+            // UTF-16 takes up to twice the bytes of the UTF-8 it is read as.
+            data = try StandardStreams.readInput(atMost: 2 * (textLimit + 2) + 2)
         } catch {
             printError("cannot read standard input: \(error.reason)")
             throw ExitCode.noInput
         }
+        let utf16 = UTF16Transcoder.utf8(ofMarked: data)
+        if let utf16 { data = Data(utf16) }
         // A UTF-8 byte order mark at the start is no part of the text, as classify skips it.
         if data.starts(with: byteOrderMark) { data.removeFirst(byteOrderMark.count) }
         // One final line break ("\r\n" at most) is not part of the text.
@@ -147,7 +151,10 @@ struct ExplainCommand: ParsableCommand {
             throw ExitCode.dataError
         }
         let valid = String(validating: data, as: UTF8.self)
-        if valid == nil { printError("warning: standard input is not valid UTF-8; invalid bytes are read as U+FFFD") }
+        if valid == nil {
+            printError(utf16 == nil ? "warning: standard input is not valid UTF-8; invalid bytes are read as U+FFFD"
+                                    : "warning: standard input is not valid UTF-16; half a surrogate pair is read as U+FFFD")
+        }
         var text = valid ?? String(decoding: data, as: UTF8.self)
         if text.hasSuffix("\n") || text.hasSuffix("\r\n") { text.removeLast() }
         guard !BlankText.isBlank(text) else {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Sentiment
 
 /// Reads the inputs in large blocks and cuts them into lines, straight into
 /// `Batch` buffers: no per-line `String`, one `memchr` per line.
@@ -10,7 +11,9 @@ import Darwin
 /// - Lines end at `\n`; a `\r` before it is dropped; a last line without `\n`
 ///   counts. Inputs follow each other as if concatenated, except that each
 ///   input's last line ends with the input. Line numbers run across all inputs.
-/// - A UTF-8 byte order mark at the start of an input is dropped.
+/// - A UTF-8 byte order mark at the start of an input is dropped. An input
+///   that starts with a UTF-16 one is UTF-16, made UTF-8 as it is read
+///   (`UTF16Transcoder`), so its lines are cut and limited as UTF-8.
 /// - When an input cannot be read, the lines cut before the failure are
 ///   returned first; the next `fill` throws.
 /// - A line longer than `maxLineLength` bytes is not kept: the reader skips to
@@ -65,6 +68,13 @@ final class LineReader {
     private var atFirstLine = false
     /// A failure met after the current batch already had lines: thrown by the next `fill`.
     private var pendingFailure: Failure?
+    /// The current input's first bytes are still to be read for a UTF-16 byte order mark.
+    private var sniffing = false
+    /// The current input is UTF-16: its bytes are made UTF-8 before they are cut into lines.
+    private var utf16: UTF16Transcoder?
+    /// A UTF-16 input's block as read, and as UTF-8.
+    private var rawBlock = [UInt8]()
+    private var transcoded = [UInt8]()
 
     init(inputs: [Input], maxLineLength: Int = 1 << 20, blockSize: Int = 1 << 20, maxLines: Int = 4096,
          tooLongPrefix: Int = 1 << 16) {
@@ -139,8 +149,17 @@ final class LineReader {
                     return try deliver(batch, before: error)
                 }
             }
+            if sniffing {
+                sniffing = false
+                do {
+                    try readMark(into: input)
+                } catch {
+                    return try deliver(batch, before: error)
+                }
+                continue
+            }
             input.reserve(blockSize)
-            let n = read(fd, input.base + input.count, blockSize)
+            let n = utf16 == nil ? read(fd, input.base + input.count, blockSize) : readUTF16(into: input)
             if n < 0 {
                 var error = errno
                 if error == EINTR { continue }
@@ -157,6 +176,12 @@ final class LineReader {
             }
             if n == 0 {
                 // End of this input: its last line ends here.
+                if var transcoder = utf16 {
+                    transcoded.removeAll(keepingCapacity: true)
+                    transcoder.finish(to: &transcoded)
+                    transcoded.withUnsafeBytes { input.append($0) }
+                    utf16 = nil
+                }
                 if skipping || input.count > lineStart {
                     // A file that holds a byte order mark alone holds no line, as an empty one.
                     let bareMark = atFirstLine && !skipping && input.count - lineStart == 3
@@ -170,9 +195,50 @@ final class LineReader {
                 shortRead = false
                 continue
             }
-            input.count += n
+            if utf16 == nil { input.count += n }
             shortRead = n < blockSize && !isRegularFile
         }
+    }
+
+    /// Reads the current input's first two bytes: a UTF-16 byte order mark
+    /// makes it a UTF-16 input (and is dropped), any other bytes are the
+    /// input's. A second read is waited for only after a first byte FF or FE,
+    /// so a terminal's first line is not held back.
+    private func readMark(into input: ByteBuffer) throws(Failure) {
+        var mark: [UInt8] = [0, 0]
+        var count = 0
+        while count < 2 {
+            let n = mark.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, 2 - count) }
+            if n > 0 {
+                count += n
+                if count == 1 && mark[0] != 0xFF && mark[0] != 0xFE { break }
+                continue
+            }
+            if n == 0 { break }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK {
+                var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
+            }
+            throw Failure(input: current, errno: errno)
+        }
+        if count == 2, let order = UTF16Transcoder.byteOrder(marked: mark[0], mark[1]) {
+            utf16 = UTF16Transcoder(order)
+        } else {
+            mark.withUnsafeBytes { input.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        }
+    }
+
+    /// Reads a block of the current UTF-16 input and appends it to `input` as
+    /// UTF-8; returns what `read(2)` returned.
+    private func readUTF16(into input: ByteBuffer) -> Int {
+        if rawBlock.count != blockSize { rawBlock = [UInt8](repeating: 0, count: blockSize) }
+        let n = rawBlock.withUnsafeMutableBytes { read(fd, $0.baseAddress, blockSize) }
+        guard n > 0 else { return n }
+        transcoded.removeAll(keepingCapacity: true)
+        utf16?.append(rawBlock[..<n], to: &transcoded)
+        transcoded.withUnsafeBytes { input.append($0) }
+        return n
     }
 
     /// Returns `batch` when it already holds lines, keeping `failure` for the
@@ -218,6 +284,8 @@ final class LineReader {
     private func openInput(_ input: Input) throws(Failure) {
         current = input
         atFirstLine = true
+        sniffing = true
+        utf16 = nil
         switch input {
         case .standardInput:
             fd = STDIN_FILENO

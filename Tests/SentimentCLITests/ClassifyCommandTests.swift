@@ -310,6 +310,26 @@ struct ClassifyCommandTests {
         #expect(try marked.records().first?["id"] as? String == "1")
     }
 
+    @Test("A UTF-16 dump with a byte order mark (what Windows PowerShell's > writes) is classified record for record as its UTF-8 twin is")
+    func utf16Input() async throws {
+        let text = "I love this!!! 😍\r\nworst café ever :(\r\n{\"id_str\":\"7\",\"text\":\"so happy \\ud83d\\ude00\"}\r\n"
+        let plain = try await classify([], input: text)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(try plain.records().count == 3)
+        for bigEndian in [false, true] {
+            let units = text.utf16.flatMap { bigEndian ? [UInt8($0 >> 8), UInt8($0 & 0xFF)] : [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+            let run = try await SentimentExecutable.run(["classify"], input: Data((bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) + units))
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout == plain.stdout, "big-endian: \(bigEndian)")
+        }
+        // Half an emoji (a lone surrogate) is read as U+FFFD and flagged, as a UTF-8 file's bad bytes are.
+        let cut = Array("so sad ".utf16) + [0xD83D] + Array("\n".utf16)
+        let flagged = try await SentimentExecutable.run(["classify"], input: Data([0xFF, 0xFE] + cut.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }))
+        let record = try #require(try flagged.records().first)
+        #expect(record["warning"] as? String == "invalid UTF-8")
+        #expect(record["label"] as? String == "negative")
+    }
+
     @Test("An input holding a byte order mark alone is empty, and one with a line break after it holds one empty line")
     func byteOrderMarkAlone() async throws {
         let bare = try await classify([], input: "\u{FEFF}")

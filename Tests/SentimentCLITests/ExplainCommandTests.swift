@@ -149,6 +149,17 @@ struct ExplainCommandTests {
         #expect(fromInput.output == fromArgument.output)
     }
 
+    @Test("explain - reads UTF-16 with a byte order mark (Windows PowerShell's pipe) as the text it holds")
+    func readsUTF16StandardInput() async throws {
+        let text = "café was awful 😡 but the staff were lovely"
+        let fromArgument = try await explain([text])
+        let units = Array((text + "\r\n").utf16)
+        let fromInput = try await SentimentExecutable.run(["explain", "-"], input: Data([0xFF, 0xFE] + units.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }))
+        #expect(fromInput.status == 0, "\(fromInput.stderr)")
+        #expect(fromInput.stderr.isEmpty, "\(fromInput.stderr)")
+        #expect(fromInput.output == fromArgument.output)
+    }
+
     @Test("explain - takes a text longer than an argument can be, shown on one line")
     func readsALongTextFromStandardInput() async throws {
         // Linux refuses a single argument over 128 KiB (MAX_ARG_STRLEN).

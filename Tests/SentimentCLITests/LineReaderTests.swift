@@ -98,6 +98,44 @@ struct LineReaderTests {
         }
     }
 
+    @Test("A UTF-16 input with a byte order mark, either byte order, is read as the UTF-8 of its text, however its bytes arrive")
+    func utf16Inputs() throws {
+        let folder = try TemporaryFolder("line-reader-utf16")
+        var random = SplitMix64(seed: 16)
+        let pieces = ["a", "b", " ", "é", "€", "😍", "\r\n", "\n", "\u{FEFF}"]
+        for trial in 0..<40 {
+            let text = (0..<Int.random(in: 0...60, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let utf8 = folder.appendingPathComponent("\(trial).utf8")
+            try Data(text.utf8).write(to: utf8)
+            for bigEndian in [false, true] {
+                let units = text.utf16.flatMap { bigEndian ? [UInt8($0 >> 8), UInt8($0 & 0xFF)] : [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+                let utf16 = folder.appendingPathComponent("\(trial)-\(bigEndian).utf16")
+                try Data((bigEndian ? [0xFE, 0xFF] : [0xFF, 0xFE]) + units).write(to: utf16)
+                let blockSize = [1, 2, 3, 5, 4096].randomElement(using: &random)!
+                let maxLineLength = [4, 1000].randomElement(using: &random)!
+                // Lines are cut and limited as UTF-8, so an over-long line keeps the same first bytes either way.
+                #expect(try read([utf16.path, utf8.path], blockSize: blockSize, maxLines: 3, maxLineLength: maxLineLength, tooLongPrefix: 2)
+                        == read([utf8.path, utf8.path], blockSize: 4096, maxLines: 3, maxLineLength: maxLineLength, tooLongPrefix: 2),
+                        "trial \(trial), big-endian \(bigEndian), block \(blockSize)")
+            }
+        }
+    }
+
+    @Test("Half a surrogate pair or an odd last byte in a UTF-16 input is read as a byte that is not UTF-8, which classify flags")
+    func utf16LoneSurrogate() throws {
+        let folder = try TemporaryFolder("line-reader-utf16-lone")
+        let path = folder.appendingPathComponent("lone")
+        let units: [UInt16] = Array("so sad ".utf16) + [0xD83D] + Array("\nhalf ".utf16) + [0xDE22] + Array("\nlast".utf16)
+        try Data([0xFF, 0xFE] + units.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } + [0x41]).write(to: path)
+        for blockSize in [1, 3, 4096] {
+            let reader = LineReader(inputs: [.file(path.path)], blockSize: blockSize, maxLines: 10)
+            let batch = Batch(inputCapacity: 16, lineCapacity: 4)
+            var lines: [[UInt8]] = []
+            while try reader.fill(batch) { lines += batch.lines.map { Array(batch.bytes(of: $0)) } }
+            #expect(lines == [Array("so sad ".utf8) + [0xFF], Array("half ".utf8) + [0xFF], Array("last".utf8) + [0xFF]], "block \(blockSize)")
+        }
+    }
+
     @Test("A first line as long as the limit after its byte order mark is kept whole, however the bytes arrive")
     func byteOrderMarkIsNotCountedInTheLimit() throws {
         let folder = try TemporaryFolder("line-reader-bom-limit")

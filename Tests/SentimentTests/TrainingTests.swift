@@ -434,6 +434,38 @@ struct TrainingTests {
         }
     }
 
+    @Test("A TSV saved as UTF-16 with a byte order mark (Excel's Unicode Text), little- or big-endian, gives the examples its UTF-8 twin gives")
+    func tsvInUTF16() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let plain = "label\ttext\tid\r\npositive\tgreat day 😍\t1\r\nnegative\tcafé was bad\t\r\n"
+        let utf8 = folder.appendingPathComponent("utf8.tsv")
+        try plain.write(to: utf8, atomically: true, encoding: .utf8)
+        let expected = try LabeledExample.readTSV(utf8.path)
+        #expect(expected.map(\.text) == ["great day 😍", "café was bad"])
+        for (name, mark, bigEndian) in [("le", [UInt8]([0xFF, 0xFE]), false), ("be", [0xFE, 0xFF], true)] {
+            let units = plain.utf16.flatMap { bigEndian ? [UInt8($0 >> 8), UInt8($0 & 0xFF)] : [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+            let url = folder.appendingPathComponent("\(name).tsv")
+            try Data(mark + units).write(to: url)
+            #expect(try LabeledExample.readTSV(url.path) == expected, "\(name)")
+        }
+    }
+
+    @Test("A UTF-16 TSV with half a surrogate pair is refused naming its line, as a UTF-8 one with a bad byte is")
+    func tsvInUTF16WithLoneSurrogate() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let url = folder.appendingPathComponent("lone.tsv")
+        let units = Array("label\ttext\npositive\tfine\nnegative\tcut ".utf16) + [0xD83D] + Array("\n".utf16)
+        try Data([0xFF, 0xFE] + units.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }).write(to: url)
+        #expect {
+            try LabeledExample.readTSV(url.path)
+        } throws: { error in
+            guard let error = error as? DataFileError else { return false }
+            return error.line == 3 && error.reason == "not valid UTF-16 (half a surrogate pair)"
+        }
+    }
+
     @Test("A header without label and text shows a few of the columns it found, not the whole line")
     func tsvHeaderErrorIsShort() throws {
         let folder = try Fixtures.temporaryDirectory()

@@ -42,14 +42,15 @@ extension LabeledExample {
     /// `shared/data/semeval/*.tsv`. When `text` is the last column, a tab in a
     /// text belongs to the text; when it is not, a line with more columns than
     /// the header is an error (its text may hold a tab). Lines may end in `\n` or `\r\n`; a UTF-8
-    /// byte order mark before the header and empty lines are skipped; labels
+    /// byte order mark before the header and empty lines are skipped; a file in UTF-16 with a byte
+    /// order mark (Excel's "Unicode Text") is read as the text it holds; labels
     /// are read in any case ("Positive").
     ///
     /// - Throws: `DataFileError` naming the file and line: missing file, a
     ///   directory or a device (a pipe is read), an unreadable file, no header columns,
     ///   a header naming `label`, `text` or `id` more than once, an unknown label, an id that is not digits (or beyond `UInt64`), a
     ///   line with too few columns (or too many, when text is not the last column), an empty or blank text (`BlankText`),
-    ///   invalid UTF-8.
+    ///   invalid UTF-8 (or UTF-16).
     public static func readTSV(_ path: String) throws(DataFileError) -> [LabeledExample] {
         try parseTSV(try readData(path), path: path)
     }
@@ -76,10 +77,14 @@ extension LabeledExample {
 
     /// The examples in `data`, the bytes of the file at `path` (named in errors).
     private static func parseTSV(_ data: Data, path: String) throws(DataFileError) -> [LabeledExample] {
+        // A file saved as UTF-16 ("Unicode Text") is read as the text it holds.
+        let utf16 = UTF16Transcoder.utf8(ofMarked: data)
+        let data = utf16.map { Data($0) } ?? data
         guard let content = String(data: data, encoding: .utf8) else {
             let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             let bad = lines.firstIndex { String(validating: $0, as: UTF8.self) == nil }
-            throw DataFileError(path: path, line: bad.map { $0 + 1 }, reason: "not valid UTF-8", isMissing: false)
+            throw DataFileError(path: path, line: bad.map { $0 + 1 }, reason: utf16 == nil ? "not valid UTF-8" : "not valid UTF-16 (half a surrogate pair)",
+                                isMissing: false)
         }
         // "\r\n" is one Character in Swift, so a split on "\n" alone would leave CRLF files one line.
         var lines = content.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
