@@ -156,10 +156,15 @@ final class TweetsCommandTests {
         #expect(try hanna.records().compactMap { $0["id"] as? String } == ["1050118621198921728"])
     }
 
-    @Test("A dump naming several authors by id alone is not imported under one --user, exit 65")
+    @Test("A dump naming several authors by id alone is not imported under one --user, exit 65, and without --user is not advised to add one")
     func severalUnnamedAuthorsAreNotOneUsers() async throws {
         let db = try freshDatabase()
         let dump = SentimentExecutable.packageRoot.appendingPathComponent("Examples/dumps/twitter-v2.jsonl").path
+        let bare = try await sentiment(["import", dump, "--db", db])
+        #expect(bare.status == 65, "\(bare.stderr)")
+        #expect(bare.stderr.contains("names 2 authors by id alone, with no user objects: whose tweets are whose cannot be told; "
+                                     + "import one author's tweets at a time, with --user NAME"), "\(bare.stderr)")
+        #expect(!bare.stderr.contains("add --user"), "\(bare.stderr)")
         let run = try await sentiment(["import", dump, "--user", "zed", "--db", db])
         #expect(run.status == 65, "\(run.stderr)")
         #expect(run.stderr.contains("names 2 authors by id alone"), "\(run.stderr)")

@@ -19,9 +19,9 @@ struct ImportCommand: AsyncParsableCommand {
             error and skipped.
 
             Exit status: 0 success; 65 some entries were skipped (the rest is \
-            imported), or the tweets name several authors by id alone, so none \
-            can be the --user's, or a folder holds no tweet files; 64 usage error \
-            (e.g. --user needed); 66 a PATH or the model is missing, or a PATH \
+            imported), or the tweets name several authors by id alone, so whose \
+            they are cannot be told (with or without --user), or a folder holds no \
+            tweet files; 64 usage error (e.g. --user needed); 66 a PATH or the model is missing, or a PATH \
             cannot be read; 73 the database cannot be opened or written (locked \
             by another process past 10 s, a full disk).
 
@@ -74,8 +74,11 @@ struct ImportCommand: AsyncParsableCommand {
             } catch TweetServiceError.ownerRequired {
                 if showsProgress { writeToStandardError("\r\u{1B}[K") }
                 let authors = contents.unnamedAuthorIDs.count
-                if let user, authors > 1 {
-                    printError("\(path) names \(authors) authors by id alone, with no user objects: which tweets are @\(User.key(for: user))'s cannot be told; import one author's tweets at a time")
+                // --user cannot help: it names one user, and which of these authors it is cannot be told.
+                if authors > 1 {
+                    let whose = user.map { "which tweets are @\(User.key(for: $0))'s" } ?? "whose tweets are whose"
+                    printError("\(path) names \(authors) authors by id alone, with no user objects: \(whose) cannot be told; "
+                        + "import one author's tweets at a time, with --user NAME")
                     throw ExitCode.dataError
                 }
                 printError("\(path) does not say whose tweets these are: add --user NAME")
