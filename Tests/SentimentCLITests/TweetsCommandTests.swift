@@ -156,6 +156,26 @@ final class TweetsCommandTests {
         #expect(try hanna.records().compactMap { $0["id"] as? String } == ["1050118621198921728"])
     }
 
+    @Test("A PATH that needs --user, or holds no tweet files, is reported and the PATHs after it are imported all the same, exit that of the first")
+    func onePathFailingDoesNotStopTheOthers() async throws {
+        let db = try freshDatabase()
+        let orphan = try writeDump(#"{"id":"5","text":"a happy day","created_at":"2024-01-01T00:00:00.000Z"}"# + "\n", besides: db)
+        let empty = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("empty-folder")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let archive = SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/sunnydays").path
+        let run = try await sentiment(["import", orphan, empty.path, archive, "--db", db])
+        #expect(run.status == 64, "the first failure's status: \(run.stderr)")
+        #expect(run.stderr.contains("dump.jsonl does not say whose tweets these are: add --user NAME"), "\(run.stderr)")
+        #expect(run.stderr.contains("empty-folder"), "\(run.stderr)")
+        #expect(run.stderr.contains("sunnydays: "), "the archive after them was imported: \(run.stderr)")
+        let sunny = try await sentiment(["tweets", "sunnydays", "--offline", "--format", "jsonl", "--db", db])
+        #expect(sunny.status == 0, "\(sunny.stderr)")
+        #expect(try !sunny.records().isEmpty)
+
+        let folderFirst = try await sentiment(["import", empty.path, archive, "--db", db])
+        #expect(folderFirst.status == 65, "\(folderFirst.stderr)")
+    }
+
     @Test("A dump naming several authors by id alone is not imported under one --user, exit 65, and without --user is not advised to add one")
     func severalUnnamedAuthorsAreNotOneUsers() async throws {
         let db = try freshDatabase()

@@ -16,7 +16,9 @@ struct ImportCommand: AsyncParsableCommand {
             Files that do not say whose tweets they are need --user. Malformed \
             entries, and users whose username is not one (1 to 50 letters, digits \
             or _) with their tweets, are reported with their position on standard \
-            error and skipped.
+            error and skipped. Each PATH is imported on its own: one that cannot \
+            be read, or needs --user, is reported and the others are imported \
+            all the same; the exit status is then the first such PATH's.
 
             Exit status: 0 success; 65 some entries were skipped (the rest is \
             imported), or the tweets name several authors by id alone, so whose \
@@ -59,10 +61,18 @@ struct ImportCommand: AsyncParsableCommand {
         let service = TweetService(store: store, source: nil, classifier: model, logger: logger)
         let showsProgress = isatty(STDERR_FILENO) == 1
         var skipped = 0
+        // The first PATH that could not be imported: the others are imported all the same.
+        var failure: ExitCode?
 
         for argument in paths {
             let path = ArchiveInput.name(of: argument)
-            let contents = try ArchiveInput.load(argument)
+            let contents: ArchiveContents
+            do {
+                contents = try ArchiveInput.load(argument)
+            } catch let code as ExitCode {
+                failure = failure ?? code
+                continue
+            }
             let summary: TweetService.ImportSummary
             do {
                 summary = try await database.reportingFailures {
@@ -79,10 +89,12 @@ struct ImportCommand: AsyncParsableCommand {
                     let whose = user.map { "which tweets are @\(User.key(for: $0))'s" } ?? "whose tweets are whose"
                     printError("\(path) names \(authors) authors by id alone, with no user objects: \(whose) cannot be told; "
                         + "import one author's tweets at a time, with --user NAME")
-                    throw ExitCode.dataError
+                    failure = failure ?? .dataError
+                } else {
+                    printError("\(path) does not say whose tweets these are: add --user NAME")
+                    failure = failure ?? .usage
                 }
-                printError("\(path) does not say whose tweets these are: add --user NAME")
-                throw ExitCode.usage
+                continue
             }
             if showsProgress { writeToStandardError("\r\u{1B}[K") }
             if let unused = summary.unusedOwner {
@@ -113,6 +125,7 @@ struct ImportCommand: AsyncParsableCommand {
                 \(summary.tweetsClassified) classified, \(summary.issues.count) skipped\(users.isEmpty ? "" : " (\(users))")\n
                 """)
         }
+        if let failure { throw failure }
         if skipped > 0 { throw ExitCode.dataError }
     }
 
