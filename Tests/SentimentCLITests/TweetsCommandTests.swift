@@ -156,6 +156,21 @@ final class TweetsCommandTests {
         #expect(try hanna.records().compactMap { $0["id"] as? String } == ["1050118621198921728"])
     }
 
+    @Test("An archive whose account.js names no account is refused for want of --user saying why: the account.js entry it skipped")
+    func brokenAccountFileIsNamedWhenUserIsNeeded() async throws {
+        let db = try freshDatabase()
+        let archive = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("archive")
+        try FileManager.default.createDirectory(at: archive.appendingPathComponent("data"), withIntermediateDirectories: true)
+        let sunny = SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/sunnydays/data")
+        try FileManager.default.copyItem(at: sunny.appendingPathComponent("tweets.js"), to: archive.appendingPathComponent("data/tweets.js"))
+        try #"window.YTD.account.part0 = [ { "account": { "email": "x@example.com" } } ]"#
+            .write(to: archive.appendingPathComponent("data/account.js"), atomically: false, encoding: .utf8)
+        let run = try await sentiment(["import", archive.path, "--db", db])
+        #expect(run.status == 64, "\(run.stderr)")
+        #expect(run.stderr.contains("skipped data/account.js, entry 1: no account with an accountId and a username"), "\(run.stderr)")
+        #expect(run.stderr.contains("archive does not say whose tweets these are: add --user NAME"), "\(run.stderr)")
+    }
+
     @Test("A PATH that needs --user, or holds no tweet files, is reported and the PATHs after it are imported all the same, exit that of the first")
     func onePathFailingDoesNotStopTheOthers() async throws {
         let db = try freshDatabase()

@@ -83,6 +83,8 @@ struct ImportCommand: AsyncParsableCommand {
                 }
             } catch TweetServiceError.ownerRequired {
                 if showsProgress { writeToStandardError("\r\u{1B}[K") }
+                // What the input holds that could not be read says why (an account.js that names no account).
+                printSkipped(contents.issues)
                 let authors = contents.unnamedAuthorIDs.count
                 // --user cannot help: it names one user, and which of these authors it is cannot be told.
                 if authors > 1 {
