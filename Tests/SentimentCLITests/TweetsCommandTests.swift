@@ -746,6 +746,11 @@ final class TweetsCommandTests {
                                             "--api-url", "http://127.0.0.1:1"])
         #expect(timeline.status == 73, "\(timeline.stderr)")
         #expect(!timeline.stderr.contains("UserInfo"), "\(timeline.stderr)")
+        // The file in the database's own place is "Not a directory" too, not Foundation's "File exists".
+        let beside = try await sentiment(["import", archive, "--db", file + "/tweets.sqlite"])
+        #expect(beside.status == 73, "\(beside.stderr)")
+        #expect(beside.stderr == "sentiment: cannot open the database \(file)/tweets.sqlite: its folder \(file) cannot be created: Not a directory\n",
+                "\(beside.stderr)")
     }
 
     @Test("A missing archive exits 66")

@@ -153,7 +153,10 @@ public final class TweetStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw TweetStoreError.cannotCreateFolder(path: folder.path, reason: Self.systemReason(error))
+            // Foundation says "File exists" when the folder itself is a file, and "Not a directory" when a folder above it is.
+            var isFolder: ObjCBool = false
+            let isFile = FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) && !isFolder.boolValue
+            throw TweetStoreError.cannotCreateFolder(path: folder.path, reason: isFile ? String(cString: strerror(ENOTDIR)) : Self.systemReason(error))
         }
         // Opening for writing runs SQL that writes (the journal mode, the
         // migrations): refuse with the reason, rather than with that SQL's failure.
