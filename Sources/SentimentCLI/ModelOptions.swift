@@ -27,6 +27,7 @@ struct ModelOptions: ParsableArguments {
         if directory?.isEmpty == true {
             throw ValidationError("--model needs a model directory; leave it out for the default model")
         }
+        if directory == nil { try RawArguments.checkEnvironment([SentimentModel.modelEnvironmentVariable], instead: "--model DIR") }
     }
 
     /// Loads the chosen model: `--model DIR`, otherwise `SentimentModel.loadDefault()`.

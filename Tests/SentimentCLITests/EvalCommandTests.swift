@@ -342,6 +342,27 @@ struct EvalCommandTests {
         #expect(!run.stderr.lowercased().contains("no such file"), "\(run.stderr)")
     }
 
+    @Test("A model or database that $SENTIMENT_MODEL or $SENTIMENT_DB names in bytes that are not UTF-8 is a usage error saying so; --model and --db pass it by", arguments: [
+        (#"cp -r Models/default "$1/$(printf 'mod\351l')" && echo hi | SENTIMENT_MODEL="$1/$(printf 'mod\351l')" "$0" classify"#, "$SENTIMENT_MODEL", 64),
+        (#"SENTIMENT_DB="$1/$(printf 'd\351b')/tweets.sqlite" "$0" history"#, "$SENTIMENT_DB", 64),
+        (#"echo hi | SENTIMENT_MODEL="$1/$(printf 'mod\351l')" "$0" classify --model Models/default"#, "", 0),
+        (#"SENTIMENT_DB="$1/$(printf 'd\351b')/tweets.sqlite" "$0" history --db "$1/tweets.sqlite""#, "", 0),
+    ])
+    func environmentThatIsNotUTF8IsAUsageError(script: String, variable: String, status: Int32) async throws {
+        let sentiment = try #require(SentimentExecutable.url)
+        let scratch = folder.appendingPathComponent("environment-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        // $0 the executable, $1 a scratch folder, $2 the package root.
+        let run = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"cd "$2" && "# + script, sentiment.path, scratch.path, SentimentExecutable.packageRoot.path])
+        #expect(run.status == status, "\(run.stderr)")
+        if status == 64 {
+            #expect(run.stderr.contains("\(variable) '") && run.stderr.contains("' is not valid UTF-8: sentiment reads file names as UTF-8"),
+                    "\(run.stderr)")
+            #expect(!run.stderr.lowercased().contains("no such file"), "\(run.stderr)")
+        }
+    }
+
     @Test("A report named as one of the model's files is refused, and the model still loads", arguments: ["manifest.json", "weights.bin", "letters.bin"])
     func reportOverTheModelIsRefused(file: String) async throws {
         let model = folder.appendingPathComponent("model-\(file)")

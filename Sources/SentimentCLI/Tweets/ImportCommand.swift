@@ -23,7 +23,8 @@ struct ImportCommand: AsyncParsableCommand {
             Exit status: 0 success; 65 some entries were skipped (the rest is \
             imported), or the tweets name several authors by id alone, so whose \
             they are cannot be told (with or without --user), or a folder holds no \
-            tweet files; 64 usage error (e.g. --user needed); 66 a PATH or the model is missing, or a PATH \
+            tweet files, or the model is malformed (nothing is imported); 64 usage \
+            error (e.g. --user needed); 66 a PATH or the model is missing, or a PATH \
             cannot be read; 73 the database cannot be opened or written (locked \
             by another process past 10 s, a full disk).
 

@@ -20,6 +20,11 @@ struct DatabaseOptions: ParsableArguments {
     /// none, it put the command on the default database, unsaid.
     func validate() throws {
         if path == "" { throw ValidationError("--db needs a path, not an empty one") }
+        // The variables the default path is made of (`DatabaseLocation.resolve`).
+        if path == nil {
+            let named = !(ProcessInfo.processInfo.environment[DatabaseLocation.environmentVariable] ?? "").isEmpty
+            try RawArguments.checkEnvironment(named ? [DatabaseLocation.environmentVariable] : ["XDG_DATA_HOME", "HOME"], instead: "--db PATH")
+        }
     }
 
     /// Opens the database if its file exists, for a command that only reads:
