@@ -81,7 +81,13 @@ private func replaceFile(at path: String, with bytes: [UInt8], mode: mode_t?) ->
 /// way `writeOutputFile` will write it but without emptying it: a file this
 /// makes is removed again. Called before the work whose result goes there, so
 /// a missing folder or a directory is reported before, not after, the work.
+/// A named pipe is only checked for permission: opening it would wait for a
+/// reader, and closing it again would end that reader's input.
 func outputFileProblem(_ path: String) -> String? {
+    var info = stat()
+    if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFIFO {
+        return access(path, W_OK) == 0 ? nil : String(cString: strerror(errno))
+    }
     let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     if created >= 0 {
         close(created)

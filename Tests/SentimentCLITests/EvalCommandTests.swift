@@ -310,6 +310,20 @@ struct EvalCommandTests {
         #expect(piped.output.contains("<!DOCTYPE html>") || piped.output.contains("<html"), "the report follows the metrics")
     }
 
+    @Test("A report into a named pipe reaches the pipe's reader whole, instead of an empty input for it and a wait without end for eval")
+    func reportIntoANamedPipe() async throws {
+        let sentiment = try #require(SentimentExecutable.url)
+        let scratch = folder.appendingPathComponent("fifo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let run = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"mkfifo "$2/report" && { cat "$2/report" > "$2/got.html" & } && "$0" eval Models/default "$1" --report "$2/report" && wait"#,
+             sentiment.path, labelled, scratch.path],
+            timeLimit: .seconds(120))
+        #expect(run.status == 0, "\(run.stderr)")
+        let got = String(decoding: try Data(contentsOf: scratch.appendingPathComponent("got.html")), as: UTF8.self)
+        #expect(got.contains("<html") && got.contains("</html>"), "\(got.prefix(200))")
+    }
+
     @Test("A reader of the metrics that leaves early (| true) still gets the report written, exit 0; --report /dev/stdout into that pipe ends quietly")
     func reportIsWrittenWhenTheReaderLeaves() async throws {
         let sentiment = try #require(SentimentExecutable.url)
