@@ -176,15 +176,23 @@ struct TrainCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out.path))
     }
 
-    @Test("A class no training tweet is labelled with is warned about, naming it")
+    @Test("A class no training tweet is labelled with is warned about, naming it, and weighs least in the decision rule, not most")
     func missingClassIsWarnedAbout() async throws {
         let data = folder.appendingPathComponent("two-classes.tsv")
         let rows = try String(contentsOfFile: labelled, encoding: .utf8).split(separator: "\n").filter { !$0.contains("\tpositive\t") }
         try (rows.joined(separator: "\n") + "\n").write(to: data, atomically: false, encoding: .utf8)
         let out = folder.appendingPathComponent("two-classes")
-        let run = try await SentimentExecutable.run(["train", "--train", data.path, "--out", out.path, "--bucket-bits", "14", "--folds", "1"])
+        let run = try await SentimentExecutable.run(["train", "--train", data.path, "--out", out.path, "--bucket-bits", "14", "--folds", "1",
+                                                     "--prior-exponent", "1", "--max-iterations", "5"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("warning: no example is labelled positive: the model learns never to predict it"), "\(run.stderr)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("manifest.json"))) as? [String: Any])
+        let offsets = try #require((manifest["decision"] as? [String: Any])?["classOffsets"] as? [Double])
+        #expect(offsets.count == 3 && offsets[2] < min(offsets[0], offsets[1]), "positive's weight is the least: \(offsets)")
+        // A fit stopped early has not driven the absent class to 0: it must not take over the labels.
+        let classified = try await SentimentExecutable.run(["classify", "--model", out.path, "--format", "jsonl"],
+                                                           input: Data("so so\nI hate this\nthe meeting is at 3pm\n".utf8))
+        #expect(try classified.records().allSatisfy { $0["label"] as? String != "positive" }, "\(classified.stdout)")
         let (full, _) = try await train("three-classes")
         #expect(!full.stderr.contains("warning: no example"), "\(full.stderr)")
     }

@@ -116,7 +116,10 @@ public struct Trainer: Sendable {
         let classWeights = options.balancedClassWeights
             ? classCounts.map { $0 == 0 ? 0 : Double(examples.count) / (3 * Double($0)) }
             : [1, 1, 1]
-        let priors = classCounts.map { max(Double($0), 1) / Double(examples.count) }
+        // The decision rule weighs a class by 1/prior^α. A class no example has is
+        // counted as prior 1, the least weight: a floor of one example gave it the
+        // most, so that a fit which had not yet driven it to 0 predicted it for most texts.
+        let priors = classCounts.map { $0 == 0 ? 1 : Double($0) / Double(examples.count) }
 
         // Every fit, side by side as far as the cores and memory allow: one a fold
         // (its out-of-fold scores), one a later fold under forward chaining, and
