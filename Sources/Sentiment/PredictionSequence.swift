@@ -33,7 +33,11 @@ public struct PredictionSequence<Base: AsyncSequence>: AsyncSequence where Base.
         ///   task is cancelled, before a text is taken or once one arrives.
         public mutating func next() async throws -> Prediction? {
             try Task.checkCancellation()
-            guard var text = try await base.next() else { return nil }
+            // A stream ends (nil) when the task waiting on it is cancelled: that is no end of the texts.
+            guard var text = try await base.next() else {
+                try Task.checkCancellation()
+                return nil
+            }
             // Cancelled while waiting: the text that arrived is not classified.
             try Task.checkCancellation()
             let workspace = self.workspace ?? model.makeWorkspace(sharing: model.sharedCallTable, batchCapacity: 1)

@@ -145,6 +145,35 @@ struct ScoringTests {
         #expect(result.cancelled)
     }
 
+    @Test("A task cancelled while the async sequence waits for its next text stops with CancellationError, not as if the texts had ended")
+    func asyncSequenceCancelledWhileWaiting() async throws {
+        let model = try Fixtures.smallModel()
+        let (texts, input) = AsyncStream<String>.makeStream()
+        let (progress, reached) = AsyncStream<Int>.makeStream()
+        let task = Task { () -> (count: Int, cancelled: Bool) in
+            var count = 0
+            do {
+                for try await _ in model.predictions(for: texts) {
+                    count += 1
+                    reached.yield(count)
+                }
+            } catch is CancellationError {
+                return (count, true)
+            } catch {}
+            return (count, false)
+        }
+        input.yield("a happy day")
+        input.yield("a sad day")
+        for await count in progress where count == 2 { break }
+        // The stream stays open: the sequence is waiting for a third text when the task is cancelled.
+        try await Task.sleep(for: .milliseconds(100))
+        task.cancel()
+        let result = await task.value
+        #expect(result.count == 2)
+        #expect(result.cancelled, "a cancelled run must not look like the end of the input")
+        input.finish()
+    }
+
     @Test("The async sequence over a Sendable sequence is Sendable, so another task can consume it")
     func asyncSequenceIsSendable() async throws {
         let model = try Fixtures.smallModel()
