@@ -232,6 +232,21 @@ struct ModelFileTests {
         #expect(try SentimentModel.load(from: directory).id == model.id)
     }
 
+    @Test("A save into a folder under a regular file fails with the system's reason, not 'The operation could not be completed'")
+    func saveUnderAFileSaysWhy() throws {
+        let model = try Fixtures.smallModel()
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        let file = directory.appendingPathComponent("plain-file")
+        try Data("not a folder".utf8).write(to: file)
+        #expect {
+            _ = try model.save(to: file.appendingPathComponent("sub"))
+        } throws: { error in
+            let description = (error as? ModelError)?.description ?? ""
+            return description.contains("Not a directory") && !description.contains("could not be completed")
+        }
+    }
+
     @Test("A save whose manifest cannot be written (a full disk) leaves the model saved there before as it was, and no temporary files")
     func saveFailingPartWayLeavesTheSavedModel() throws {
         let model = try Fixtures.smallModel()

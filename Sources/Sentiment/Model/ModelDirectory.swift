@@ -288,6 +288,12 @@ enum ModelDirectory {
                 return "\(decoding)"
             }
         }
-        return (error as NSError).localizedDescription
+        // Foundation's file errors say "The operation could not be completed" over the system's reason.
+        let error = error as NSError
+        let underlying = (error.userInfo[NSUnderlyingErrorKey] as? any Error).map { $0 as NSError }
+        for candidate in [underlying, error].compactMap({ $0 }) where candidate.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(candidate.code)))
+        }
+        return error.localizedDescription
     }
 }
