@@ -12,7 +12,7 @@ import Sentiment
 ///
 /// ```swift
 /// let store = try TweetStore(path: DatabaseLocation.resolve(), logger: logger)
-/// try await store.save(user: user, tweets: tweets)
+/// try await store.save(users: [user], tweets: tweets)
 /// let page = try await store.timeline(authorID: user.id, modelID: model.modelID, limit: 20)
 /// ```
 public final class TweetStore: Sendable {
