@@ -106,10 +106,15 @@ struct ExplainCommand: ParsableCommand {
     /// with a lower probability. Nothing when the rule is a plain argmax.
     static func decisionLines(_ p: ClassProbabilities, rule: ModelManifest.DecisionRule) -> String {
         guard rule.classOffsets.count == 3, rule.classOffsets.contains(where: { $0 != 0 }) else { return "" }
-        let w = rule.classOffsets.map { exp($0) }
-        return String(format: "decision  the largest probability × class weight: negative %.4f, neutral %.4f, positive %.4f\n",
+        // A large prior exponent (train --prior-exponent) makes weights beyond a Double's range:
+        // then they are shown relative to the largest, which decides alike.
+        let largest = rule.classOffsets.max()!
+        let relative = largest > 600
+        let w = rule.classOffsets.map { exp(relative ? $0 - largest : $0) }
+        let (product, weight, of) = relative ? ("%.4g", "%.3g", " of the largest") : ("%.4f", "%.2f", "")
+        return String(format: "decision  the largest probability × class weight: negative \(product), neutral \(product), positive \(product)\n",
                       p.negative * w[0], p.neutral * w[1], p.positive * w[2])
-            + String(format: "          (weights %.2f, %.2f, %.2f: the rarer a class in training, the more it weighs, for macro-averaged recall)\n",
+            + String(format: "          (weights \(weight), \(weight), \(weight)\(of): the rarer a class in training, the more it weighs, for macro-averaged recall)\n",
                      w[0], w[1], w[2])
     }
 

@@ -65,6 +65,24 @@ struct ExplainCommandTests {
         #expect(weights.contains("macro-averaged recall"))
     }
 
+    @Test("A model trained with a huge prior exponent shows its decision weights relative to the largest, not as inf")
+    func hugeClassWeightsAreShownRelative() async throws {
+        let folder = try TemporaryFolder("explain-huge-weights")
+        let model = folder.appendingPathComponent("model")
+        let trained = try await SentimentExecutable.run(["train", "--train", SentimentExecutable.fixture("labelled.tsv"), "--out", model.path,
+                                                         "--bucket-bits", "12", "--folds", "1", "--max-iterations", "5",
+                                                         "--prior-exponent", "1000000"])
+        #expect(trained.status == 0, "\(trained.stderr)")
+        let run = try await explain(["--model", model.path, "I love it"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let decision = try #require(run.outputLines.first { $0.hasPrefix("decision  ") }, "\(run.output)")
+        let weights = try #require(run.outputLines.first { $0.hasPrefix("          (weights ") }, "\(run.output)")
+        for line in [decision, weights] {
+            #expect(!line.contains("inf") && !line.contains("nan"), "\(line)")
+        }
+        #expect(weights.contains(" of the largest: "), "\(weights)")
+    }
+
     @Test("--limit caps each class's list")
     func limitCapsTheLists() async throws {
         let run = try await explain(["I love this, best day ever!!!", "--limit", "2"])
