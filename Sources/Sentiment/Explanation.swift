@@ -36,12 +36,21 @@ extension SentimentModel {
         var dense = [Float](repeating: 0, count: DenseFeature.count)
         let segments = extractor.extract(text: text, buffer: buffer, into: &named, dense: &dense)
 
-        var pushes: [String: [Double]] = [:]
+        // Each feature's summed pushes, in the order the features first came.
         var order: [String] = []
+        var pushes: [ClassScores] = []
+        var place: [String: Int] = [:]
         func add(_ name: String, _ z: [Double]) {
             let mean = z.reduce(0, +) / 3
-            if pushes[name] == nil { order.append(name); pushes[name] = [0, 0, 0] }
-            for c in 0..<3 { pushes[name]![c] += z[c] - mean }
+            let i = place[name] ?? {
+                order.append(name)
+                pushes.append(ClassScores(negative: 0, neutral: 0, positive: 0))
+                place[name] = order.count - 1
+                return order.count - 1
+            }()
+            pushes[i].negative += z[0] - mean
+            pushes[i].neutral += z[1] - mean
+            pushes[i].positive += z[2] - mean
         }
         for (k, name) in named.names.enumerated() {
             let index = Int(named.row.indices[k]), value = Double(named.row.values[k])
@@ -55,14 +64,13 @@ extension SentimentModel {
         }
         var strongest: [SentimentLabel: [Explanation.Contribution]] = [:]
         for label in SentimentLabel.allCases {
-            strongest[label] = order
-                .filter { pushes[$0]![label.index] > 0 }
-                .sorted { pushes[$0]![label.index] > pushes[$1]![label.index] }
+            // By index into arrays: a text of 1 MiB has some 100,000 features.
+            let push = pushes.map { $0[label] }
+            strongest[label] = order.indices
+                .filter { push[$0] > 0 }
+                .sorted { push[$0] > push[$1] }
                 .prefix(max(0, limit))
-                .map { name in
-                    let p = pushes[name]!
-                    return .init(feature: name, push: ClassScores(negative: p[0], neutral: p[1], positive: p[2]))
-                }
+                .map { Explanation.Contribution(feature: order[$0], push: pushes[$0]) }
         }
         // The tokens of the whole text (a long one was read in segments).
         var whole = text
