@@ -56,7 +56,9 @@ public func buildApplication(
 
     return Application(
         router: router,
-        server: .http1(configuration: .init(additionalChannelHandlers: [HTTP1HeadHandlerInstaller()],
+        server: .http1(configuration: .init(additionalChannelHandlers: [HTTP1HeadHandlerInstaller { [metrics = services.metrics] status in
+                                                metrics.recordMalformedRequest(status: status)
+                                            }],
                                             idleTimeout: TimeAmount(configuration.idleTimeout))),
         configuration: ApplicationConfiguration(address: .hostname(HostAddress.bindable(configuration.host), port: configuration.port)),
         onServerRunning: { channel in

@@ -140,6 +140,11 @@ struct ConnectionTests {
             #expect(problem["code"] as? String == "malformed-request", "\(problem)")
             #expect(problem["request_id"] as? String == response.headers["x-request-id"])
             #expect((problem["detail"] as? String)?.isEmpty == false)
+            // Dated as every answer is (RFC 9110 §6.6.1), and counted in the metrics.
+            let date = try #require(response.headers["date"], "\(response.headers)")
+            #expect(date.wholeMatch(of: #/[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT/#) != nil, "\(date)")
+            let metrics = try await server.request(.GET, "/metrics").text
+            #expect(metrics.contains(#"http_requests_total{route="MalformedRequest",method="-",status="400"} 1"#), "\(metrics)")
         }
     }
 

@@ -62,8 +62,21 @@ public final class ServerMetrics: Sendable {
 
     /// Records one answered request.
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
+        let (counter, timer) = requestMetrics(route: route, method: method, status: status)
+        counter.increment()
+        let (seconds, attoseconds) = duration.components
+        timer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+
+    /// Records a request the HTTP parser refused (answered before any route,
+    /// untimed): route `MalformedRequest`, method `-` (it may not have one).
+    func recordMalformedRequest(status: Int) {
+        requestMetrics(route: "MalformedRequest", method: "-", status: status).counter.increment()
+    }
+
+    private func requestMetrics(route: String, method: String, status: Int) -> (counter: CoreMetrics.Counter, timer: CoreMetrics.Timer) {
         let key = RequestKey(route: route, method: method, status: status)
-        let (counter, timer) = requestMetrics.withLockedValue { cache in
+        return requestMetrics.withLockedValue { cache in
             if let found = cache[key] { return found }
             let dimensions = [("route", route), ("method", method), ("status", String(status))]
             let made = (CoreMetrics.Counter(label: "http_requests_total", dimensions: dimensions, factory: factory),
@@ -71,9 +84,6 @@ public final class ServerMetrics: Sendable {
             cache[key] = made
             return made
         }
-        counter.increment()
-        let (seconds, attoseconds) = duration.components
-        timer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
     /// Records texts the model classified for an endpoint (`classify` or `timeline`).

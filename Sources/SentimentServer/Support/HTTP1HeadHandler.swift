@@ -53,6 +53,12 @@ final class HTTP1HeadHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// What the decoder could not parse, once it has said so.
     private var parserError: HTTPParserError?
+    /// Told the status of each answer to a request the decoder could not parse (for the metrics).
+    private let onMalformed: @Sendable (Int) -> Void
+
+    init(onMalformed: @escaping @Sendable (Int) -> Void = { _ in }) {
+        self.onMalformed = onMalformed
+    }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if let error = error as? HTTPParserError { parserError = error }
@@ -92,6 +98,9 @@ final class HTTP1HeadHandler: ChannelDuplexHandler, RemovableChannelHandler {
             head.headers.replaceOrAdd(name: "content-type", value: Problem.contentType)
             head.headers.replaceOrAdd(name: "content-length", value: String(body.count))
             head.headers.replaceOrAdd(name: HeaderName.requestID.rawName, value: requestID)
+            // Every answer has a Date (RFC 9110 §6.6.1); Hummingbird's bare 400 has none.
+            head.headers.replaceOrAdd(name: "date", value: Self.imfFixdate(Date()))
+            onMalformed(Int(problem.status.code))
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: promise)
         case .head(var head) where head.status != .continue && pending.first?.version == .http1_0:
@@ -117,6 +126,15 @@ final class HTTP1HeadHandler: ChannelDuplexHandler, RemovableChannelHandler {
         default:
             context.write(data, promise: promise)
         }
+    }
+
+    /// `date` as HTTP writes it: "Sun, 06 Nov 1994 08:49:37 GMT" (RFC 9110 §5.6.7).
+    static func imfFixdate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
     }
 
     /// The problem a parse error is answered with.
@@ -162,10 +180,17 @@ final class HTTP1HeadHandlerInstaller: ChannelInboundHandler, RemovableChannelHa
     /// Never read: the handler leaves the pipeline as soon as it is added.
     typealias InboundIn = NIOAny
 
+    private let onMalformed: @Sendable (Int) -> Void
+
+    /// - Parameter onMalformed: told the status of each answer to a request the decoder could not parse.
+    init(onMalformed: @escaping @Sendable (Int) -> Void = { _ in }) {
+        self.onMalformed = onMalformed
+    }
+
     func handlerAdded(context: ChannelHandlerContext) {
         let pipeline = context.pipeline.syncOperations
         if let decoder = try? pipeline.context(handlerType: ByteToMessageHandler<HTTPRequestDecoder>.self) {
-            try? pipeline.addHandler(HTTP1HeadHandler(), position: .after(decoder.handler))
+            try? pipeline.addHandler(HTTP1HeadHandler(onMalformed: onMalformed), position: .after(decoder.handler))
         } else {
             assertionFailure("no HTTP/1 request decoder in the pipeline")
         }
