@@ -20,8 +20,9 @@ enum OutputDirectory {
             return "\(candidate.path): \(String(cString: strerror(errno)))"
         }
         var template = Array(candidate.appendingPathComponent(".sentiment-check-XXXXXX").path.utf8CString)
+        // mkdir in /proc says "No such file or directory" of a directory that exists: say what was tried.
         guard let probe = mkdtemp(&template) else {
-            return "\(candidate.path): \(String(cString: strerror(errno)))"
+            return "no directory can be made in \(candidate.path) (\(String(cString: strerror(errno))))"
         }
         rmdir(probe)
         return nil

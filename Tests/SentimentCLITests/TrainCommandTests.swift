@@ -466,7 +466,7 @@ struct TrainCommandTests {
         let out = "/proc/sentiment-model/m"
         let run = try await SentimentExecutable.run(["train", "--train", labelled, "--out", out, "--bucket-bits", "14"])
         #expect(run.status == 73, "\(run.stderr)")
-        #expect(run.stderr.contains("cannot write the model to \(out): /proc:"), "\(run.stderr)")
+        #expect(run.stderr.contains("cannot write the model to \(out): no directory can be made in /proc ("), "\(run.stderr)")
         #expect(!run.stderr.contains("featurizing"), "\(run.stderr)")
     }
 }
