@@ -75,6 +75,18 @@ struct BenchCommandTests {
         #expect(note.contains("errors 0"), "\(note)")
     }
 
+    @Test("A CRLF TSV --input is read by its text column: the header is no text, and no id or label goes into one")
+    func crlfTSVInput() async throws {
+        let input = folder.appendingPathComponent("crlf.tsv")
+        try Data("id\tlabel\ttext\r\n1\tpositive\tgood morning :)\r\n2\tnegative\twhat a bad day\r\n".utf8).write(to: input)
+        let run = try await bench(["--input", input.path, "--filter", "tokenizer/all", "--json", folder.appendingPathComponent("results/bench.json").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.output.contains("(2 texts)"), "\(run.output)")
+        let dumps = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix("plain-") }
+        let dump = try String(contentsOf: folder.appendingPathComponent(try #require(dumps.first)), encoding: .utf8)
+        #expect(dump.split(separator: "\n").prefix(2) == ["good morning :)", "what a bad day"], "\(dump)")
+    }
+
     @Test("A dump line that sentiment classify answers with an error record stops the run, saying so, rather than timing it as a tweet")
     func errorRecordsStopTheRun() async throws {
         let input = folder.appendingPathComponent("braces.txt")
@@ -157,4 +169,5 @@ struct BenchCommandTests {
         }
         #expect(bytes == [30, 60], "20 tweets of \"ab\" and \"c\", then 20 of \"abc\"")
     }
+
 }
