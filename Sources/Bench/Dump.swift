@@ -71,10 +71,10 @@ enum DumpWriter {
         let tag = String(fnv1a(corpus.texts), radix: 16)
         let plain = directory.appendingPathComponent("plain-\(tweets)-\(tag).txt")
         let jsonl = directory.appendingPathComponent("v11-\(jsonlTweets)-\(tag).jsonl")
-        if !FileManager.default.fileExists(atPath: plain.path) {
+        if !isWhole(plain, lines: tweets) {
             try writeWithProgress(plain, "plain dump of \(tweets) tweets") { try writePlain(corpus: corpus, tweets: tweets, to: $0) }
         }
-        if !FileManager.default.fileExists(atPath: jsonl.path) {
+        if !isWhole(jsonl, lines: jsonlTweets) {
             try writeWithProgress(jsonl, "v1.1 JSON Lines dump of \(jsonlTweets) tweets") { try writeJSONL(corpus: corpus, tweets: jsonlTweets, to: $0) }
         }
         return Dump(plain: plain, plainTweets: tweets, plainBytes: fileSize(plain),
@@ -94,6 +94,28 @@ enum DumpWriter {
         guard rename(partial.path, url.path) == 0 else {
             throw BenchError("cannot rename \(partial.path): \(String(cString: strerror(errno)))")
         }
+    }
+
+    /// Whether a dump kept from an earlier run is there whole: `lines` lines,
+    /// the last one ended. One cut short (a write that failed, a full disk)
+    /// is said so, to be written again rather than timed as the whole dump.
+    private static func isWhole(_ url: URL, lines: Int) -> Bool {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var count = 0, last: UInt8 = 0x0A
+        while true {
+            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got >= 0 else { return false }
+            if got == 0 { break }
+            count += buffer[..<got].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            last = buffer[got - 1]
+        }
+        guard count != lines || last != 0x0A else { return true }
+        writeToStandardError("bench: \(url.path) holds \(count) whole lines, not \(lines): it was cut short\n")
+        return false
     }
 
     static func fileSize(_ url: URL) -> Int {
@@ -155,16 +177,22 @@ final class ChunkedFile {
         if buffer.count >= 1 << 22 { flush() }
     }
 
+    /// The `errno` of the first write that failed.
+    private var failure: Int32?
+
     private func flush() {
-        buffer.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, file) }
+        let written = buffer.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        if written != buffer.count, failure == nil { failure = errno }
         buffer.removeAll(keepingCapacity: true)
     }
 
+    /// Writes what is left and closes the file; a write that failed, the
+    /// last one (in `fflush` or `fclose`: a full disk) included, throws.
     func close() throws {
         flush()
-        let failed = ferror(file) != 0
-        fclose(file)
-        if failed { throw BenchError("cannot write \(path)") }
+        if fflush(file) != 0, failure == nil { failure = errno }
+        if fclose(file) != 0, failure == nil { failure = errno }
+        if let failure { throw BenchError("cannot write \(path): \(String(cString: strerror(failure)))") }
     }
 }
 

@@ -38,12 +38,12 @@ struct ProcessBenchmarks {
             // One untimed run first: the dump into the page cache. Without it
             // the first JSON Lines run read part of its 617 MB from disk and
             // ran at 120k-133k tweets/s against 300k+ in two README runs.
-            if let first = runs.first { _ = try classify.run(input: first.input, threads: first.threads, pinned: first.pinned) }
+            if let first = runs.first { _ = try classify.run(input: first.input, tweets: first.tweets, threads: first.threads, pinned: first.pinned) }
             let turns = pair.first?.form == "plain" ? peer : nil
             if let turns { writeToStandardError("bench: \(turns.name) takes a turn after each round\n") }
             for _ in 0..<repeats {
                 for (k, run) in runs.enumerated() {
-                    let (child, line) = try classify.run(input: run.input, threads: run.threads, pinned: run.pinned)
+                    let (child, line) = try classify.run(input: run.input, tweets: run.tweets, threads: run.threads, pinned: run.pinned)
                     measured[k].add(child, summary: line)
                 }
                 if let turns { peerRuns.append(try turns.time()) }
@@ -111,7 +111,7 @@ struct ProcessBenchmarks {
         try DumpWriter.writePlain(corpus: corpus, tweets: tweets, to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         recorder.begin()
-        let (child, summary) = try classify.run(input: url, threads: 2, pinned: false)
+        let (child, summary) = try classify.run(input: url, tweets: tweets, threads: 2, pinned: false)
         recorder.record(name, group: "memory", threads: 2, items: tweets, bytes: DumpWriter.fileSize(url),
                         timings: Timings(seconds: [child.seconds], cpuSeconds: [child.userSeconds + child.systemSeconds]),
                         peakRSS: child.peakRSSBytes, note: "one run; \(summary)")

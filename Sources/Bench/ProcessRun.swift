@@ -174,11 +174,13 @@ struct ClassifyProcess {
         (pinned ? ["taskset", "-c", "0"] : []) + [executable, "classify", "--threads", "\(threads)", "--model", model]
     }
 
-    /// Classifies `input` with stdout to /dev/null; the summary line from stderr is kept.
+    /// Classifies `input`, a dump of `tweets` lines, with stdout to /dev/null;
+    /// the summary line from stderr is kept.
     ///
     /// - Throws: `BenchError` when the run did not classify every line (an
-    ///   error record, exit status 65) or failed.
-    func run(input: URL, threads: Int, pinned: Bool) throws -> (ChildRun, summary: String) {
+    ///   error record, exit status 65), failed, or its summary counts other
+    ///   than `tweets` records (or is missing): its rate would not be the dump's.
+    func run(input: URL, tweets: Int, threads: Int, pinned: Bool) throws -> (ChildRun, summary: String) {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("bench-classify-\(getpid()).log").path
         defer { unlink(log) }
         let run = try ChildProcess.runMeasuringRSS(arguments(threads: threads, pinned: pinned), stdin: input.path, stderr: log)
@@ -194,6 +196,21 @@ struct ClassifyProcess {
         guard run.status == 0 else {
             throw BenchError("sentiment classify exited with \(run.status): \(summary)")
         }
+        guard let records = Self.records(summary) else {
+            throw BenchError("\(executable) classify said nothing of the dump's \(tweets) tweets: no summary line "
+                + "('classified N records …') on its standard error (its last line: \"\(summary)\")")
+        }
+        guard records == tweets else {
+            throw BenchError("sentiment classify classified \(records) records of the dump's \(tweets) tweets (\(summary)): "
+                + "a run that did not classify the whole dump is not timed")
+        }
         return (run, summary)
+    }
+
+    /// N of a summary line "classified N records (…) in …", nil for any other line.
+    static func records(_ summary: String) -> Int? {
+        let words = summary.split(separator: " ", maxSplits: 3)
+        guard words.count == 4, words[0] == "classified", words[2] == "records" || words[2] == "record" else { return nil }
+        return Int(words[1])
     }
 }

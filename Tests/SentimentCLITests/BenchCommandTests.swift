@@ -30,6 +30,21 @@ struct BenchCommandTests {
         ])
     }
 
+    /// An executable shell script `name` in the folder, to stand in for `sentiment`.
+    private func script(_ name: String, _ body: String) throws -> URL {
+        let url = folder.appendingPathComponent(name)
+        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: url)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: url.path)
+        return url
+    }
+
+    /// The results' names and items in the JSON report at `json`.
+    private func results(_ json: URL) throws -> [(name: String, items: Int)] {
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        let results = try #require(report["results"] as? [[String: Any]])
+        return results.map { ($0["name"] as? String ?? "", $0["items"] as? Int ?? 0) }
+    }
+
     @Test("An unwritable --json stops the run before any benchmark, naming the option and the reason")
     func unwritableJSON() async throws {
         let run = try await bench(["--json", "/proc/none/bench.json"])
@@ -168,6 +183,33 @@ struct BenchCommandTests {
             bytes.append(try #require(results.first?["bytes"] as? Int))
         }
         #expect(bytes == [30, 60], "20 tweets of \"ab\" and \"c\", then 20 of \"abc\"")
+    }
+
+    @Test("A process row counts the records sentiment classify said it classified: a run that classified fewer than the dump's tweets, or said nothing, stops the run instead of being timed as the whole dump",
+          arguments: ["echo 'classified 7 records (positive 7, neutral 0, negative 0, errors 0) in 0.00 s, 7000 tweets/s' >&2", "exit 0"])
+    func processRowCountsTheRecordsClassified(body: String) async throws {
+        let fake = try script("fake-sentiment", "cat > /dev/null; \(body)")
+        let json = folder.appendingPathComponent("results/bench.json")
+        let run = try await bench(["--sentiment", fake.path, "--filter", "process/plain-2-cores", "--json", json.path])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("of the dump's 20 tweets"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: json.path))
+    }
+
+    @Test("A dump kept in --work-dir that was cut short (a failed write) is written again, not timed as the whole dump")
+    func truncatedDumpIsWrittenAgain() async throws {
+        let json = folder.appendingPathComponent("results/bench.json")
+        let first = try await bench(["--filter", "tokenizer/all", "--json", json.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        let name = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).first { $0.hasPrefix("plain-") })
+        let dump = folder.appendingPathComponent(name)
+        let lines = try String(contentsOf: dump, encoding: .utf8).split(separator: "\n")
+        try Data(lines.prefix(10).map { $0 + "\n" }.joined().utf8).write(to: dump)
+        let second = try await bench(["--filter", "tokenizer/all", "--json", json.path])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("writing plain dump"), "\(second.stderr)")
+        #expect(try results(json).map(\.items) == [20])
+        #expect(try String(contentsOf: dump, encoding: .utf8).split(separator: "\n").count == 20)
     }
 
 }
