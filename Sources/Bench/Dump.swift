@@ -81,10 +81,12 @@ enum DumpWriter {
                     jsonl: jsonl, jsonlTweets: jsonlTweets, jsonlBytes: fileSize(jsonl))
     }
 
-    /// Writes to `<url>.partial`, then renames: an interrupted run leaves no half dump behind.
+    /// Writes to `<url>.<pid>.partial`, then renames it to `url` (atomic): an
+    /// interrupted run leaves no half dump behind, and two runs sharing the
+    /// work directory each write their own and never rename the other's.
     private static func writeWithProgress(_ url: URL, _ what: String, _ body: (URL) throws -> Void) throws {
         writeToStandardError("bench: writing \(what) to \(url.path)\n")
-        let partial = url.appendingPathExtension("partial")
+        let partial = url.appendingPathExtension("\(getpid()).partial")
         do {
             try body(partial)
         } catch {

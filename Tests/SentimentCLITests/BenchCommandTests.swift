@@ -212,4 +212,19 @@ struct BenchCommandTests {
         #expect(try String(contentsOf: dump, encoding: .utf8).split(separator: "\n").count == 20)
     }
 
+    @Test("Two runs at once sharing a --work-dir both write their dumps and finish, neither losing the other's partial file")
+    func twoRunsShareAWorkDir() async throws {
+        let (bench, common) = try benchCommand()
+        let sizes = common + ["--tweets", "20000", "--jsonl-tweets", "5000", "--stage-tweets", "20", "--filter", "tokenizer/all"]
+        let (one, two) = (folder.appendingPathComponent("one/bench.json").path, folder.appendingPathComponent("two/bench.json").path)
+        async let first = SentimentExecutable.run(executable: bench, sizes + ["--json", one])
+        async let second = SentimentExecutable.run(executable: bench, sizes + ["--json", two])
+        let runs = try await [first, second]
+        for run in runs { #expect(run.status == 0, "\(run.stderr)") }
+        for json in ["one", "two"] {
+            #expect(try results(folder.appendingPathComponent("\(json)/bench.json")).map(\.items) == [20])
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).allSatisfy { !$0.hasSuffix(".partial") })
+    }
+
 }
