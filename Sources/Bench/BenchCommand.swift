@@ -98,6 +98,17 @@ struct BenchCommand: ParsableCommand {
         let root = Peers.repositoryRoot() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let shared = root.deletingLastPathComponent().appendingPathComponent("shared/data/semeval")
         let source = input ?? shared.appendingPathComponent("train.tsv").path
+        // Checked before any work: these stopped the run only once the dumps were written and the stages had run.
+        let selected = { (name: String) in Recorder.selects(name, filters: filter, skips: skip) }
+        let runsProcesses = ProcessBenchmarks.names.contains(where: selected)
+        let sentimentBinary = try runsProcesses ? ClassifyProcess.locate(sentiment) : nil
+        if runsProcesses || peers {
+            try ChildProcess.requireTools(taskset: peers || ProcessBenchmarks.pinnedNames.contains(where: selected))
+        }
+        if peers && Peers.repositoryRoot() == nil {
+            throw BenchError("--peers: no scripts/peers/setup.sh above the working directory or Bench's folder: "
+                + "run Bench from the repository, where the peers' scripts are")
+        }
         // Checked before any work: a missing file stopped the run only once the peers started, in a Python traceback.
         if peers {
             for file in ["train.tsv", "dev.tsv"] {
@@ -173,8 +184,8 @@ struct BenchCommand: ParsableCommand {
 
         // End to end.
         var fastTextRuns: [(seconds: Double, cpuSeconds: Double)] = []
-        if ProcessBenchmarks.names.contains(where: recorder.wants) {
-            let classify = ClassifyProcess(executable: try ClassifyProcess.locate(sentiment), model: modelDirectory)
+        if ProcessBenchmarks.names.contains(where: recorder.wants), let sentimentBinary {
+            let classify = ClassifyProcess(executable: sentimentBinary, model: modelDirectory)
             let processes = ProcessBenchmarks(classify: classify, dump: dump, repeats: processRepeat, recorder: recorder)
             fastTextRuns = try processes.endToEnd(alongside: fastText)
             try processes.firstResult()

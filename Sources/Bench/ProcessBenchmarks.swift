@@ -11,6 +11,8 @@ struct ProcessBenchmarks {
     /// Every benchmark this runs (for the filters).
     static let names = ["process/plain-1-core", "process/plain-2-cores", "process/jsonl-1-core", "process/jsonl-2-cores",
                         "load/process-first-result", "memory/plain-10x-2-cores"]
+    /// Those run under `taskset -c 0`.
+    static let pinnedNames = ["process/plain-1-core", "process/jsonl-1-core"]
 
     /// Plain and JSONL dumps, `taskset -c 0 … --threads 1` and `--threads 2`,
     /// after one untimed run that brings the dump into the page cache.

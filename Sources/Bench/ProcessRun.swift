@@ -49,11 +49,21 @@ enum ChildProcess {
 
     /// `arguments` run under `/usr/bin/time -f %M -o report` (see `runMeasuringRSS`).
     static func timed(_ arguments: [String], report: String) throws -> [String] {
-        let time = "/usr/bin/time"
+        try requireTools(taskset: false)
+        return [time, "-f", "%M", "-o", report] + arguments
+    }
+
+    private static let time = "/usr/bin/time"
+
+    /// Fails, saying what to install, unless `/usr/bin/time` is there (and
+    /// `taskset`, when a run is to be pinned to core 0).
+    static func requireTools(taskset: Bool) throws {
         guard FileManager.default.isExecutableFile(atPath: time) else {
             throw BenchError("\(time) is missing (apt-get install time): it measures the peak RSS of the runs")
         }
-        return [time, "-f", "%M", "-o", report] + arguments
+        guard !taskset || programInPath("taskset") != nil else {
+            throw BenchError("taskset is missing from PATH (apt-get install util-linux): it pins the one-core runs and the peers to core 0")
+        }
     }
 
     /// The peak RSS in bytes that `timed` had `time` write to `report`; nil if none.
@@ -156,9 +166,10 @@ struct ClassifyProcess {
     /// The model directory given with `--model`.
     var model: String
 
-    /// Finds `sentiment` beside the running Bench binary (both products of one build).
+    /// `explicit` (`--sentiment`) once checked to be a program, or else the
+    /// `sentiment` beside the running Bench binary (both products of one build).
     static func locate(_ explicit: String?) throws -> String {
-        if let explicit { return explicit }
+        if let explicit { return try requireExecutable(explicit, option: "--sentiment") }
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("sentiment").path
         var candidates: [String] = [beside]

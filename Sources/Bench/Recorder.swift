@@ -60,11 +60,16 @@ final class Recorder {
 
     /// Whether a benchmark of this name runs (`--filter` substrings; `--skip` substrings).
     func wants(_ name: String) -> Bool {
+        let selected = Self.selects(name, filters: filters, skips: skips)
+        if selected { matchedFilters.formUnion(filters.filter { name.lowercased().contains($0) }) }
+        return selected
+    }
+
+    /// Whether `--filter` `filters` and `--skip` `skips` (substrings, any case) let a benchmark of this name run.
+    static func selects(_ name: String, filters: [String], skips: [String]) -> Bool {
         let name = name.lowercased()
-        if skips.contains(where: { name.contains($0) }) { return false }
-        let matching = filters.filter { name.contains($0) }
-        matchedFilters.formUnion(matching)
-        return filters.isEmpty || !matching.isEmpty
+        if skips.contains(where: { name.contains($0.lowercased()) }) { return false }
+        return filters.isEmpty || filters.contains { name.contains($0.lowercased()) }
     }
 
     /// The `--filter` substrings no benchmark's name contained, in the order given.
@@ -174,6 +179,34 @@ func requireReadable(_ path: String) throws {
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw BenchError("\(path): no such file") }
     guard !isDirectory.boolValue else { throw BenchError("\(path): a directory, not a file") }
     guard FileManager.default.isReadableFile(atPath: path) else { throw BenchError("\(path): cannot read it") }
+}
+
+/// The program `path` names, checked before any work: a path with a `/`
+/// must be an executable file; a bare name is looked up in `PATH`.
+///
+/// - Throws: `BenchError` "OPTION PATH: no such file", "…: a directory, not
+///   a program", "…: not executable (chmod +x it)".
+@discardableResult
+func requireExecutable(_ path: String, option: String) throws -> String {
+    guard path.contains("/") else {
+        guard let found = programInPath(path) else { throw BenchError("\(option) \(path): no such program in PATH") }
+        return found
+    }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw BenchError("\(option) \(path): no such file") }
+    guard !isDirectory.boolValue else { throw BenchError("\(option) \(path): a directory, not a program") }
+    guard FileManager.default.isExecutableFile(atPath: path) else { throw BenchError("\(option) \(path): not executable (chmod +x it)") }
+    return path
+}
+
+/// The first executable file `name` in a folder of `PATH`, as `posix_spawnp` would run it; nil if none.
+func programInPath(_ name: String) -> String? {
+    let folders = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+    return folders.map { "\($0)/\(name)" }.first { path in
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+            && FileManager.default.isExecutableFile(atPath: path)
+    }
 }
 
 func writeToStandardError(_ text: String) {

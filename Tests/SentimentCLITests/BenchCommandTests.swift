@@ -227,4 +227,39 @@ struct BenchCommandTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).allSatisfy { !$0.hasSuffix(".partial") })
     }
 
+    @Test("A --sentiment that is missing, a folder or not executable stops the run before any work, saying which",
+          arguments: [("nowhere", "no such file"), ("folder", "a directory, not a program"), ("plain", "not executable")])
+    func unusableSentiment(name: String, reason: String) async throws {
+        let path = folder.appendingPathComponent(name).path
+        if name == "folder" { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        if name == "plain" { try Data("#!/bin/sh\n".utf8).write(to: URL(fileURLWithPath: path)) }
+        let run = try await bench(["--sentiment", path, "--filter", "process/plain-1-core"])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("--sentiment \(path): \(reason)"), "\(run.stderr)")
+        #expect(!run.stderr.contains("writing plain dump") && !run.stderr.contains("taskset"), "\(run.stderr)")
+    }
+
+    @Test("A Bench with no sentiment beside it, or run with --peers outside the repository, stops before any work, saying so")
+    func benchAwayFromItsBuild() async throws {
+        let (bench, common) = try benchCommand()
+        let away = folder.appendingPathComponent("away")
+        try FileManager.default.createDirectory(at: away, withIntermediateDirectories: true)
+        let copy = away.appendingPathComponent("Bench")
+        try FileManager.default.copyItem(at: bench, to: copy)
+        var arguments = common
+        let given = try #require(arguments.firstIndex(of: "--sentiment"))
+        arguments.removeSubrange(given...(given + 1))
+        for (extra, message) in [(["--filter", "process/plain-2-cores"], "no sentiment binary beside Bench"),
+                                 (["--peers", "--filter", "tokenizer/all"], "--peers: no scripts/peers/setup.sh")] {
+            let process = try SentimentExecutable.process(arguments + extra)
+            process.executableURL = copy
+            process.currentDirectoryURL = away
+            process.standardInput = FileHandle.nullDevice
+            let run = try await SentimentExecutable.run(prepared: process)
+            #expect(run.status != 0)
+            #expect(run.stderr.contains(message), "\(run.stderr)")
+            #expect(!run.stderr.contains("writing plain dump"), "\(run.stderr)")
+        }
+    }
+
 }
