@@ -18,7 +18,7 @@ struct BenchCommand: ParsableCommand {
               tokenizer/...     ctk_tokenize: all, ASCII-only, non-ASCII tweets
               classify/...      library classify(utf8:): 1, 2 threads, batch
                                 1...4096; classify([String])
-              features+scoring  classify minus tokenizer (derived)
+              features+scoring  classify minus tokenizer (derived; runs both)
               scoring/...       kernels in the library's shapes: cblas_sgemm
                                 vs a direct loop, sparse gather, reference
               load/...          model load; process start to first result

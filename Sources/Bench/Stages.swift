@@ -21,7 +21,7 @@ struct Stages {
         let options = model.manifest.features.tokenizerOptions
         let seed = model.manifest.features.hashSeed
         for (name, texts) in [("tokenizer/all", dump.texts), ("tokenizer/ascii", dump.ascii), ("tokenizer/non-ascii", dump.nonASCII)] {
-            guard recorder.wants(name), !texts.isEmpty else { continue }
+            guard runs(name), !texts.isEmpty else { continue }
             let tokenizer = ReusedTokenizer()
             var tokens = 0
             let timings = plan.measure { tokens = tokenizer.tokenizeAll(texts, options: options, seed: seed) }
@@ -52,7 +52,7 @@ struct Stages {
     func classify() {
         let texts = dump.texts
         let bytes = LoadedDump.byteCount(texts)
-        if recorder.wants("classify/utf8") {
+        if runs("classify/utf8") {
             let workspace = model.makeWorkspace()
             let timings = plan.measure { blackHole(model.classify(utf8: texts, workspace: workspace)) }
             recorder.record("classify/utf8", group: "classify", items: texts.count, bytes: bytes, timings: timings,
@@ -123,14 +123,25 @@ struct Stages {
         }
     }
 
+    /// The derived row, and the rows it is computed from.
+    static let derivedName = "features+scoring (derived)"
+    static let derivedFrom = ["classify/utf8", "tokenizer/all"]
+
+    /// Whether the benchmark `name` runs: the filters want it, or the derived
+    /// row is wanted and is computed from it (unless `--skip` names it).
+    private func runs(_ name: String) -> Bool {
+        recorder.wants(name) || (Self.derivedFrom.contains(name) && Recorder.selects(name, filters: [], skips: recorder.skips)
+                                 && recorder.wants(Self.derivedName))
+    }
+
     /// The library's work beyond tokenizing (features, sparse gather, language test,
     /// dense sgemm, softmax, results), per tweet: classify minus tokenizer.
     func derivedFeatures() {
-        guard let classify = recorder.result("classify/utf8"), let tokenize = recorder.result("tokenizer/all"),
-              recorder.wants("features+scoring (derived)") else { return }
+        guard recorder.wants(Self.derivedName), let classify = recorder.result("classify/utf8"),
+              let tokenize = recorder.result("tokenizer/all") else { return }
         let perTweet = classify.timings.median / Double(classify.items) - tokenize.timings.median / Double(tokenize.items)
         guard perTweet > 0 else { return }
-        recorder.recordDerived("features+scoring (derived)", group: "features", items: classify.items,
+        recorder.recordDerived(Self.derivedName, group: "features", items: classify.items,
                                secondsPerItem: perTweet,
                                note: "classify/utf8 minus tokenizer/all (medians): feature hashing, sparse gather, "
                                    + "language test, dense sgemm, softmax and the result array")

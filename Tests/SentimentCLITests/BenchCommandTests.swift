@@ -302,4 +302,12 @@ struct BenchCommandTests {
         #expect(left.allSatisfy { !$0.hasSuffix("-scale.txt") && !$0.hasSuffix(".partial") }, "\(left)")
     }
 
+    @Test("--filter features+scoring runs the rows it is derived from (classify/utf8, tokenizer/all) instead of matching nothing")
+    func derivedRowRunsWhatItNeeds() async throws {
+        let json = folder.appendingPathComponent("results/bench.json")
+        let run = try await bench(["--filter", "features+scoring", "--json", json.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(Set(try results(json).map(\.name)).contains("features+scoring (derived)"), "\(run.output)")
+    }
+
 }
