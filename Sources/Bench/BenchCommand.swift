@@ -133,6 +133,8 @@ struct BenchCommand: ParsableCommand {
         let svgPath = svg ?? URL(fileURLWithPath: json).deletingLastPathComponent().appendingPathComponent("bench.svg").path
         try requireWritable(json, option: "--json")
         try requireWritable(svgPath, option: "--svg")
+        let work = URL(fileURLWithPath: workDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("swift-sentiment-bench").path)
+        try requireFolder(work.path, option: "--work-dir")
 
         let corpus: Corpus
         do {
@@ -141,7 +143,6 @@ struct BenchCommand: ParsableCommand {
             throw BenchError("the texts to build the dumps from, by default the shared SemEval train.tsv beside the repository: "
                 + "\(error); give a file with --input")
         }
-        let work = URL(fileURLWithPath: workDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("swift-sentiment-bench").path)
         let dump = try DumpWriter.make(corpus: corpus, tweets: tweets, jsonlTweets: jsonlTweets ?? min(tweets, 200_000), in: work)
         print("""
             Bench (\(BuildBanner.configuration) build) on \(machine.cpu), \(machine.cores) cores, load \(String(format: "%.2f", machine.loadAtStart))
@@ -230,8 +231,8 @@ struct BenchCommand: ParsableCommand {
         try report.write(to: json)
         let subtitle = "\(machine.cpu), \(machine.cores) cores shared (load \(String(format: "%.1f", machine.loadAtStart))→\(String(format: "%.1f", machine.loadAtEnd ?? 0))), "
             + "\(dump.plainTweets) tweets, \(report.date.prefix(10))"
-        try Chart.svg(recorder, plainTweets: dump.plainTweets, title: "swift-sentiment throughput (Bench, \(BuildBanner.configuration))", subtitle: subtitle)
-            .write(toFile: svgPath, atomically: true, encoding: .utf8)
+        try writeFile(Data(Chart.svg(recorder, plainTweets: dump.plainTweets, title: "swift-sentiment throughput (Bench, \(BuildBanner.configuration))",
+                                     subtitle: subtitle).utf8), to: svgPath, option: "--svg")
         print("\nwrote \(json) and \(svgPath)")
         BuildBanner.printIfDebug()
     }

@@ -21,15 +21,23 @@ struct Corpus {
     /// Where they came from.
     var source: String
 
+    /// The longest line `sentiment classify` reads, in bytes (its `maxLineLength`): a longer one is an error record.
+    static let maxLineLength = 1 << 20
+
     /// Reads `path`: a TSV with an `id	label	text` header (the shared SemEval
     /// files: the `text` column), or any other file with one text per line.
     /// Tabs, CR and LF inside a text are folded to spaces; blank lines (nothing
     /// visible: a CRLF file's empty lines, spaces only) are skipped, as
-    /// `sentiment classify` would answer them with an error record, not a label.
+    /// `sentiment classify` would answer them with an error record, not a label;
+    /// so are texts longer than its limit for a line (1 MiB), saying how many.
+    /// A pipe or FIFO (`<(…)`) is read to its end.
     static func load(_ path: String) throws -> Corpus {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let data: Data
+        do {
+            data = try FileBytes.read(path)
+        } catch {
             try requireReadable(path)
-            throw BenchError("\(path): cannot read it")
+            throw BenchError("\(path): cannot read it: \(error.reason)")
         }
         let bytes = [UInt8](data)
         // A CRLF file's `\r` before `\n` is no part of the line: not of the header's last name, nor of a text.
@@ -45,6 +53,7 @@ struct Corpus {
             lines.removeFirst()
         }
         var texts: [[UInt8]] = []
+        var overLong = 0
         texts.reserveCapacity(lines.count)
         for line in lines {
             var text: [UInt8]
@@ -56,7 +65,15 @@ struct Corpus {
                 text = Array(line)
             }
             for i in text.indices where text[i] == 0x09 || text[i] == 0x0D { text[i] = 0x20 }
-            if !text.withUnsafeBytes(BlankText.isBlank(utf8:)) { texts.append(text) }
+            if text.count > maxLineLength {
+                overLong += 1
+            } else if !text.withUnsafeBytes(BlankText.isBlank(utf8:)) {
+                texts.append(text)
+            }
+        }
+        if overLong > 0 {
+            writeToStandardError("bench: left out \(overLong) \(overLong == 1 ? "line" : "lines") of \(path) longer than 1 MiB, "
+                + "sentiment classify's limit for a line\n")
         }
         guard !texts.isEmpty else { throw BenchError("no texts in \(path)") }
         return Corpus(texts: texts, source: path)

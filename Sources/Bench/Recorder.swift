@@ -172,6 +172,49 @@ func requireWritable(_ path: String, option: String) throws {
     if !existed { unlink(path) }
 }
 
+/// Makes the folder `path` and the missing ones above it (`mkdir -p`).
+///
+/// - Throws: `BenchError` "OPTION PATH: cannot make the folder: REASON", the
+///   system's reason ("Not a directory" for a file in the way).
+func requireFolder(_ path: String, option: String) throws {
+    func make(_ path: String) -> Int32? {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) { return isDirectory.boolValue ? nil : ENOTDIR }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != path, let failure = make(parent) { return failure }
+        return mkdir(path, 0o777) == 0 || errno == EEXIST ? nil : errno
+    }
+    if let failure = make(path) {
+        throw BenchError("\(option) \(path): cannot make the folder: \(String(cString: strerror(failure)))")
+    }
+}
+
+/// Writes `data` to `path` (made or emptied first).
+///
+/// - Throws: `BenchError` "OPTION PATH: cannot write it: REASON", the system's reason.
+func writeFile(_ data: Data, to path: String, option: String) throws {
+    func failure(_ code: Int32) -> BenchError {
+        BenchError("\(option) \(path): cannot write it: \(String(cString: strerror(code)))")
+    }
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw failure(errno) }
+    var written = 0
+    let code: Int32? = data.withUnsafeBytes { bytes in
+        while written < bytes.count {
+            let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return errno }
+            written += count
+        }
+        return nil
+    }
+    if let code {
+        close(descriptor)
+        throw failure(code)
+    }
+    guard close(descriptor) == 0 else { throw failure(errno) }
+}
+
 /// Fails unless `path` is a file that can be read, saying why: "PATH: no such
 /// file", "PATH: a directory, not a file" or "PATH: cannot read it".
 func requireReadable(_ path: String) throws {

@@ -52,9 +52,8 @@ struct Report: Encodable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try (encoder.encode(self) + Data("\n".utf8)).write(to: url)
+        try requireFolder(URL(fileURLWithPath: path).deletingLastPathComponent().path, option: "--json")
+        try writeFile(encoder.encode(self) + Data("\n".utf8), to: path, option: "--json")
     }
 }
 

@@ -310,4 +310,40 @@ struct BenchCommandTests {
         #expect(Set(try results(json).map(\.name)).contains("features+scoring (derived)"), "\(run.output)")
     }
 
+    @Test("--input from a pipe (<(…), a FIFO) is read to its end, not refused as unreadable")
+    func inputFromAPipe() async throws {
+        let (bench, common) = try benchCommand()
+        let fifo = folder.appendingPathComponent("texts").path
+        let run = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/bin/sh"),
+            ["-c", #"f=$1; shift; mkfifo "$f" && { printf 'good morning :)\nwhat a bad day\n' > "$f" & } && exec "$0" "$@" --input "$f""#,
+             bench.path, fifo] + common + ["--filter", "tokenizer/all", "--json", folder.appendingPathComponent("results/bench.json").path],
+            timeLimit: .seconds(300))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.output.contains("(2 texts)"), "\(run.output)")
+    }
+
+    @Test("A --work-dir that cannot be a folder, or a --json that cannot be written, is one line with the system's reason, not a Foundation error",
+          arguments: [("--work-dir", "file"), ("--work-dir", "/proc/none"), ("--json", "/dev/full")])
+    func unusablePathsSaySo(option: String, path: String) async throws {
+        let path = path == "file" ? folder.appendingPathComponent("a-file").path : path
+        if path.hasSuffix("a-file") { try Data("x".utf8).write(to: URL(fileURLWithPath: path)) }
+        let run = try await bench(["--filter", "tokenizer/all", option, path]
+            + (option == "--json" ? ["--svg", folder.appendingPathComponent("bench.svg").path] : []))
+        #expect(run.status != 0)
+        let message = try #require(run.stderr.split(separator: "\n").last { $0.contains("\(option) \(path): ") }, "\(run.stderr)")
+        let reasons = ["Not a directory", "No such file or directory", "No space left on device"]
+        #expect(reasons.contains { message.hasSuffix($0) }, "\(message)")
+        #expect(!run.stderr.contains("NSCocoaErrorDomain"), "\(run.stderr)")
+    }
+
+    @Test("An --input line longer than sentiment classify's 1 MiB limit is left out of the dump, saying so, instead of failing the process run with a message about JSON")
+    func overLongInputLineLeftOut() async throws {
+        let input = folder.appendingPathComponent("long.txt")
+        try Data(("good morning :)\n" + String(repeating: "a", count: (1 << 20) + 1) + "\nwhat a bad day\n").utf8).write(to: input)
+        let run = try await bench(["--input", input.path, "--filter", "process/plain-2-cores",
+                                   "--json", folder.appendingPathComponent("results/bench.json").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("left out 1 line of \(input.path) longer than 1 MiB"), "\(run.stderr)")
+        #expect(run.output.contains("(2 texts)"), "\(run.output)")
+    }
 }
