@@ -140,7 +140,12 @@ struct Stages {
         guard recorder.wants(Self.derivedName), let classify = recorder.result("classify/utf8"),
               let tokenize = recorder.result("tokenizer/all") else { return }
         let perTweet = classify.timings.median / Double(classify.items) - tokenize.timings.median / Double(tokenize.items)
-        guard perTweet > 0 else { return }
+        guard perTweet > 0 else {
+            // Too few tweets, or a noisy host: a negative time is no figure.
+            writeToStandardError("bench: \(Self.derivedName) not recorded: classify/utf8 took no longer a tweet than tokenizer/all "
+                                 + "in this run (too few tweets or too noisy a host to tell them apart)\n")
+            return
+        }
         recorder.recordDerived(Self.derivedName, group: "features", items: classify.items,
                                secondsPerItem: perTweet,
                                note: "classify/utf8 minus tokenizer/all (medians): feature hashing, sparse gather, "

@@ -307,7 +307,12 @@ struct BenchCommandTests {
         let json = folder.appendingPathComponent("results/bench.json")
         let run = try await bench(["--filter", "features+scoring", "--json", json.path])
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(Set(try results(json).map(\.name)).contains("features+scoring (derived)"), "\(run.output)")
+        let names = Set(try results(json).map(\.name))
+        #expect(names.isSuperset(of: ["classify/utf8", "tokenizer/all"]), "\(names)")
+        // On so small a dump the difference of the two can come out negative: then it says so instead of a row.
+        #expect(names.contains("features+scoring (derived)")
+                || run.stderr.contains("features+scoring (derived) not recorded: classify/utf8 took no longer a tweet than tokenizer/all"),
+                "\(run.output)\n\(run.stderr)")
     }
 
     @Test("--input from a pipe (<(…), a FIFO) is read to its end, not refused as unreadable")
