@@ -73,29 +73,22 @@ package struct UTF16Transcoder: Sendable {
         if let high = highSurrogate {
             highSurrogate = nil
             if UTF16.isTrailSurrogate(unit) {
-                let scalar = 0x10000 + (UInt32(high - 0xD800) << 10 | UInt32(unit - 0xDC00))
-                output.append(UInt8(0xF0 | scalar >> 18))
-                output.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-                output.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-                output.append(UInt8(0x80 | scalar & 0x3F))
+                encode(0x10000 + (UInt32(high - 0xD800) << 10 | UInt32(unit - 0xDC00)), to: &output)
                 return
             }
             output.append(0xFF)
         }
-        switch unit {
-        case 0..<0x80:
-            output.append(UInt8(unit))
-        case 0x80..<0x800:
-            output.append(UInt8(0xC0 | unit >> 6))
-            output.append(UInt8(0x80 | unit & 0x3F))
-        case 0xD800..<0xDC00:
+        if UTF16.isLeadSurrogate(unit) {
             highSurrogate = unit
-        case 0xDC00..<0xE000:
+        } else if UTF16.isTrailSurrogate(unit) {
             output.append(0xFF)
-        default:
-            output.append(UInt8(0xE0 | unit >> 12))
-            output.append(UInt8(0x80 | unit >> 6 & 0x3F))
-            output.append(UInt8(0x80 | unit & 0x3F))
+        } else {
+            encode(UInt32(unit), to: &output)
         }
+    }
+
+    /// Appends the UTF-8 of `scalar`, a code point that is no surrogate.
+    private func encode(_ scalar: UInt32, to output: inout [UInt8]) {
+        UTF8.encode(Unicode.Scalar(scalar)!) { output.append($0) }
     }
 }
