@@ -74,7 +74,7 @@ extension DatabaseOptions {
         do {
             return try await body()
         } catch where TweetStore.isDatabaseFailure(error) {
-            printError("cannot use the database \(resolvedPath): \(error)")
+            printError("cannot use the database \(resolvedPath): \(TweetStore.failureReason(error))")
             throw ExitCode.cannotCreate
         }
     }
