@@ -51,11 +51,43 @@ struct ClassifyBodyTests {
         }
     }
 
+    @Test("An id no double can hold fails its own item, in JSON and in NDJSON, and the others are classified")
+    func unrepresentableIDFailsItsOwnItem() async throws {
+        try await TestServer.with { server in
+            let body = #"{"items": [{"id": 1, "text": "great"}, {"id": 1e400, "text": "a"}, {"id": -1e999, "text": "b"}, "#
+                + #"{"id": 4, "text": "c", "weight": 1e999}]}"#
+            let answer = try await server.request(.POST, "/v1/classify", body: Data(body.utf8))
+            #expect(answer.status == 200, "\(answer.text)")
+            let results = try #require(try answer.object()["results"] as? [[String: Any]])
+            #expect(results.count == 4)
+            #expect(results.map { $0["index"] as? Int } == [0, 1, 2, 3])
+            #expect(results[0]["label"] as? String == "positive")
+            for result in results[1...2] {
+                let error = result["error"] as? [String: Any]
+                #expect(error?["code"] as? String == "invalid-id", "\(result)")
+                #expect((error?["detail"] as? String)?.hasSuffix("id is a number beyond a double's range; write it as a string") == true,
+                        "\(result)")
+                #expect(result["id"] is NSNull)
+            }
+            #expect(results[3]["id"] as? Int == 4 && results[3]["label"] != nil, "an unknown member beyond range is ignored: \(results[3])")
+            try OpenAPIDocument.shared.validate(answer, path: "/v1/classify", method: "post")
+
+            let lines = #"{"id": 1e400, "text": "a"}"# + "\n" + #"{"id": 2, "text": "b"}"# + "\n"
+            let ndjson = try await server.request(.POST, "/v1/classify", body: Data(lines.utf8), contentType: "application/x-ndjson")
+            #expect(ndjson.status == 200)
+            let records = ndjson.text.split(separator: "\n")
+            #expect(records.count == 2, "\(ndjson.text)")
+            #expect(records.first?.contains(#""detail":"line 1: id is a number beyond a double's range; write it as a string""#) == true,
+                    "\(ndjson.text)")
+            #expect(records.last?.contains(#""id":2,"#) == true && records.last?.contains(#""label""#) == true, "\(ndjson.text)")
+        }
+    }
+
     // MARK: - Bodies that cannot be read
 
     @Test("A body that cannot be decoded is a 400 with the real reason", arguments: [
         (Data(#"{"texts": ["a"#.utf8) + Data([0xFF, 0xFE]) + Data(#""]}"#.utf8), "UTF-8"),
-        (Data(#"{"items": [{"id": 1e400, "text": "a"}]}"#.utf8), "1e400"),
+        (Data(#"{"items": [{"id": 1, "text": "a"}"#.utf8), "JSON"),
     ])
     func undecodableBodiesNameTheRealReason(body: Data, expected: String) async throws {
         try await TestServer.with { server in

@@ -35,8 +35,9 @@ struct ClassifyItem: Sendable {
         }
         let id = object["id"] ?? .null
         guard id == .null || isID(id) else {
+            let advice = id == .unrepresentableNumber ? "write it as a string" : "use a string or a number"
             return ClassifyItem(index: index, id: .null,
-                                text: .failure(.invalidID("\(member("id")) is \(id.typeName); use a string or a number")))
+                                text: .failure(.invalidID("\(member("id")) is \(id.typeName); \(advice)")))
         }
         guard let text = object["text"], text != .null else {
             return ClassifyItem(index: index, id: id, text: .failure(.missingText("\(field) has no \"text\"")))

@@ -40,7 +40,9 @@ enum JSONCoding {
 ///
 /// Whole numbers that fit `Int64` (or `UInt64`) are kept exactly, so a numeric
 /// id such as `9007199254740993` is echoed as given; larger whole numbers are
-/// `Decimal`s, exact up to 38 digits; other numbers are `Double`s.
+/// `Decimal`s, exact up to 38 digits; other numbers are `Double`s. A number
+/// no `Double` holds (`1e400`) is `.unrepresentableNumber`, so the
+/// item that has it is the one that fails, not the whole body.
 enum JSONValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
@@ -49,13 +51,16 @@ enum JSONValue: Sendable, Hashable, Codable {
     case number(Double)
     /// A whole number beyond 64 bits (`123456789012345678901234567890`).
     case decimal(Decimal)
+    /// A number beyond a `Double`'s range (`1e400`, `-1e999`),
+    /// which RFC 8259 lets a document hold; it is encoded as `null`.
+    case unrepresentableNumber
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// Decodes whichever JSON value is there. A value that cannot be read (a
-    /// string with a lone surrogate, a number too large for a `Double`) throws
-    /// its own error, not a type mismatch of the last type tried.
+    /// Decodes whichever JSON value is there. A string that cannot be read (a
+    /// lone surrogate) throws its own error, not a type mismatch of the last
+    /// type tried.
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let depth = decoder.codingPath.count
@@ -82,7 +87,12 @@ enum JSONValue: Sendable, Hashable, Codable {
         } else if let value = try? container.decode(UInt64.self) {
             self = .unsignedInteger(value)
         } else {
-            let number = try container.decode(Double.self)
+            // Every other type was tried: this is a number, and the decoder
+            // refuses it only when no Double can hold it.
+            guard let number = try? container.decode(Double.self) else {
+                self = .unrepresentableNumber
+                return
+            }
             if number.rounded() == number, abs(number) >= 0x1p63, let decimal = try? container.decode(Decimal.self) {
                 self = .decimal(decimal)
             } else {
@@ -101,6 +111,7 @@ enum JSONValue: Sendable, Hashable, Codable {
         case .number(let value):
             if value.rounded() == value, abs(value) < 1e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
         case .decimal(let value): try container.encode(value)
+        case .unrepresentableNumber: try container.encodeNil()
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
@@ -113,6 +124,7 @@ enum JSONValue: Sendable, Hashable, Codable {
         case .null: "null"
         case .bool: "a boolean"
         case .integer, .unsignedInteger, .number, .decimal: "a number"
+        case .unrepresentableNumber: "a number beyond a double's range"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
