@@ -148,6 +148,23 @@ struct ConnectionTests {
         }
     }
 
+    @Test("A client that closes its connection in the middle of a request is not counted as a malformed request")
+    func closingMidRequestIsNotMalformed() async throws {
+        try await TestServer.with { server in
+            do {
+                let connection = try RawConnection(server)
+                try connection.send("G")
+            }  // closed here
+            // The server reads the cut-off request at once; give it a moment, as many times as the parse takes.
+            var metrics = ""
+            for _ in 0..<25 where !metrics.contains(#"route="MalformedRequest""#) {
+                try await Task.sleep(for: .milliseconds(20))
+                metrics = try await server.request(.GET, "/metrics").text
+            }
+            #expect(!metrics.contains(#"route="MalformedRequest""#), "\(metrics)")
+        }
+    }
+
     @Test("A malformed-request problem names what is wrong with the request, whichever of its causes the parser reports", arguments: [
         ("POST /v1/classify HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nContent-Length: 2\r\n\r\n{}", "more than one Content-Length"),
         ("POST /v1/classify HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "Transfer-Encoding"),

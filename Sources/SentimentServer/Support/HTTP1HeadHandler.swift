@@ -100,7 +100,9 @@ final class HTTP1HeadHandler: ChannelDuplexHandler, RemovableChannelHandler {
             head.headers.replaceOrAdd(name: HeaderName.requestID.rawName, value: requestID)
             // Every answer has a Date (RFC 9110 §6.6.1); Hummingbird's bare 400 has none.
             head.headers.replaceOrAdd(name: "date", value: Self.imfFixdate(Date()))
-            onMalformed(Int(problem.status.code))
+            // A request cut off by the client's close is not one the parser
+            // refused: nobody reads its answer, and no metric counts it.
+            if parserError != .invalidEOFState { onMalformed(Int(problem.status.code)) }
             context.write(wrapOutboundOut(.head(head)), promise: nil)
             context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: promise)
         case .head(var head) where head.status != .continue && pending.first?.version == .http1_0:
