@@ -40,32 +40,33 @@ struct ClassifyBodyTests {
         try await TestServer.with { server in
             let body = #"{"items": [{"id": 9007199254740993, "text": "a"}, {"id": 12345678901234567890, "text": "b"}, "#
                 + #"{"id": -9223372036854775808, "text": "c"}, {"id": 2.5, "text": "d"}, {"id": 7, "text": "e"}, "#
-                + #"{"id": 123456789012345678901234567890, "text": "f"}, {"id": -18446744073709551617, "text": "g"}]}"#
+                + #"{"id": 123456789012345678901234567890, "text": "f"}, {"id": -18446744073709551617, "text": "g"}, "#
+                + #"{"id": 99999999999999999999999999999999999999, "text": "h"}]}"#
             let answer = try await server.request(.POST, "/v1/classify", body: Data(body.utf8))
             #expect(answer.status == 200)
             for id in ["9007199254740993", "12345678901234567890", "-9223372036854775808", "2.5", "7",
-                       "123456789012345678901234567890", "-18446744073709551617"] {
+                       "123456789012345678901234567890", "-18446744073709551617", "99999999999999999999999999999999999999"] {
                 #expect(answer.text.contains(#""id":\#(id),"#), "id \(id) in \(answer.text)")
             }
             try OpenAPIDocument.shared.validate(answer, path: "/v1/classify", method: "post")
         }
     }
 
-    @Test("An id no double can hold fails its own item, in JSON and in NDJSON, and the others are classified")
+    @Test("An id that cannot be echoed as written (beyond a double's range, or 39 digits) fails its own item, in JSON and in NDJSON, and the others are classified")
     func unrepresentableIDFailsItsOwnItem() async throws {
         try await TestServer.with { server in
             let body = #"{"items": [{"id": 1, "text": "great"}, {"id": 1e400, "text": "a"}, {"id": -1e999, "text": "b"}, "#
-                + #"{"id": 4, "text": "c", "weight": 1e999}]}"#
+                + #"{"id": 4, "text": "c", "weight": 1e999}, {"id": 1234567890123456789012345678901234567891, "text": "d"}]}"#
             let answer = try await server.request(.POST, "/v1/classify", body: Data(body.utf8))
             #expect(answer.status == 200, "\(answer.text)")
             let results = try #require(try answer.object()["results"] as? [[String: Any]])
-            #expect(results.count == 4)
-            #expect(results.map { $0["index"] as? Int } == [0, 1, 2, 3])
+            #expect(results.count == 5)
+            #expect(results.map { $0["index"] as? Int } == [0, 1, 2, 3, 4])
             #expect(results[0]["label"] as? String == "positive")
-            for result in results[1...2] {
+            for result in [results[1], results[2], results[4]] {
                 let error = result["error"] as? [String: Any]
                 #expect(error?["code"] as? String == "invalid-id", "\(result)")
-                #expect((error?["detail"] as? String)?.hasSuffix("id is a number beyond a double's range; write it as a string") == true,
+                #expect((error?["detail"] as? String)?.hasSuffix("id is a number that cannot be kept as written (beyond a double's range, or 39 digits or more); write it as a string") == true,
                         "\(result)")
                 #expect(result["id"] is NSNull)
             }
@@ -77,7 +78,7 @@ struct ClassifyBodyTests {
             #expect(ndjson.status == 200)
             let records = ndjson.text.split(separator: "\n")
             #expect(records.count == 2, "\(ndjson.text)")
-            #expect(records.first?.contains(#""detail":"line 1: id is a number beyond a double's range; write it as a string""#) == true,
+            #expect(records.first?.contains(#""detail":"line 1: id is a number that cannot be kept as written (beyond a double's range, or 39 digits or more); write it as a string""#) == true,
                     "\(ndjson.text)")
             #expect(records.last?.contains(#""id":2,"#) == true && records.last?.contains(#""label""#) == true, "\(ndjson.text)")
         }

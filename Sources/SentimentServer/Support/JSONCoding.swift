@@ -41,8 +41,10 @@ enum JSONCoding {
 /// Whole numbers that fit `Int64` (or `UInt64`) are kept exactly, so a numeric
 /// id such as `9007199254740993` is echoed as given; larger whole numbers are
 /// `Decimal`s, exact up to 38 digits; other numbers are `Double`s. A number
-/// no `Double` holds (`1e400`) is `.unrepresentableNumber`, so the
-/// item that has it is the one that fails, not the whole body.
+/// that cannot be kept as given (`1e400`, which no `Double` holds, or a whole
+/// number of 39 digits or more, which `Decimal` would round) is
+/// `.unrepresentableNumber`, so the item that has it is the one that fails,
+/// not the whole body, and no id comes back changed.
 enum JSONValue: Sendable, Hashable, Codable {
     case null
     case bool(Bool)
@@ -51,8 +53,9 @@ enum JSONValue: Sendable, Hashable, Codable {
     case number(Double)
     /// A whole number beyond 64 bits (`123456789012345678901234567890`).
     case decimal(Decimal)
-    /// A number beyond a `Double`'s range (`1e400`, `-1e999`),
-    /// which RFC 8259 lets a document hold; it is encoded as `null`.
+    /// A number beyond a `Double`'s range (`1e400`, `-1e999`, which RFC 8259
+    /// lets a document hold) or a whole number of 39 digits or more
+    /// (`1234567890123456789012345678901234567890`); it is encoded as `null`.
     case unrepresentableNumber
     case string(String)
     case array([JSONValue])
@@ -93,13 +96,22 @@ enum JSONValue: Sendable, Hashable, Codable {
                 self = .unrepresentableNumber
                 return
             }
-            if number.rounded() == number, abs(number) >= 0x1p63, let decimal = try? container.decode(Decimal.self) {
+            if number.rounded() == number, abs(number) >= 0x1p63 {
+                // Decimal keeps 38 digits exactly, and cuts off the rest.
+                guard let decimal = try? container.decode(Decimal.self), decimal.magnitude < Self.exactDecimals else {
+                    self = .unrepresentableNumber
+                    return
+                }
                 self = .decimal(decimal)
             } else {
                 self = .number(number)
             }
         }
     }
+
+    /// 10^38: the whole numbers below it have at most the 38 digits that a
+    /// `Decimal` keeps exactly.
+    private static let exactDecimals = Decimal(sign: .plus, exponent: 38, significand: 1)
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -124,7 +136,7 @@ enum JSONValue: Sendable, Hashable, Codable {
         case .null: "null"
         case .bool: "a boolean"
         case .integer, .unsignedInteger, .number, .decimal: "a number"
-        case .unrepresentableNumber: "a number beyond a double's range"
+        case .unrepresentableNumber: "a number that cannot be kept as written (beyond a double's range, or 39 digits or more)"
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
