@@ -160,6 +160,28 @@ struct LanguageTests {
         #expect(model.classify([text]).first?.language == .english, "the batch path agrees")
     }
 
+    @Test("English tweets with a French, German, Spanish or Italian stock phrase stay English", arguments: [
+        "that je ne sais quoi she has", "c'est la vie I guess", "Danke schön my friend", "Café au lait please",
+        "Auf wiedersehen, sweetheart", "mi casa es su casa, come on in", "Crème de la crème tonight", "living la dolce vita",
+        "Que sera sera", "comme ci comme ça my day",
+    ])
+    func englishWithLoanPhrases(text: String) throws {
+        #expect(try language(text) == .english)
+        let model = try #require(Self.model)
+        #expect(model.classify([text]).first?.language == .english, "the batch path agrees")
+    }
+
+    @Test("A stock phrase among other words of its language leaves the text flagged", arguments: [
+        ("Gracias por todo", "es"), ("C'est la vie, je suis fatigué aujourd'hui", "fr"), ("Danke schön für alles", "de"),
+        ("C'est la vie, on verra demain", "fr"), ("C'est la vie mes amis", "fr"), ("Je ne sais quoi faire aujourd'hui", "fr"),
+        ("Que sera sera, la vida es así", "es"),
+    ])
+    func foreignWithLoanPhrases(text: String, code: String) throws {
+        #expect(try language(text) == .unsupported(code: code))
+        let model = try #require(Self.model)
+        #expect(model.classify([text]).first?.language == .unsupported(code: code), "the batch path agrees")
+    }
+
     @Test("Lower-case articles, or articles before lower-case words, still count", arguments: [
         ("Los niños están felices hoy", "es"),
         ("los angeles las vegas", "es"),

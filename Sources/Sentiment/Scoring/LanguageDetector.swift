@@ -20,8 +20,13 @@ import CTokenizer
 ///    English tweet about a place is not flagged for its name. An article
 ///    before a word of another language's list ("Das Essen", "El Día") begins
 ///    no name, and in a text with no word in lower case (ALL CAPS, Title Case)
-///    capitals mark no names. A text English without its names goes on to
-///    step 5, its names left out, and keeps its verdict if step 5 finds it
+///    capitals mark no names. It is checked without the stock phrases that
+///    English uses too ("je ne sais quoi", "c'est la vie", "danke schön";
+///    `loanPhrases`) as well, unless what is left has a stopword of another
+///    language, or an accented word and no English stopword ("C'est la vie,
+///    je suis fatigué", "Danke schön für alles" stay flagged; "C'est la vie"
+///    alone is English). A text English without its names and phrases goes
+///    on to step 5, those left out, and keeps its verdict if step 5 finds it
 ///    foreign.
 /// 6. A foreign verdict of a listed language names the language with the most
 ///    words on its list, a word on several lists counting for each ("que":
@@ -190,6 +195,12 @@ struct LanguageDetector: Sendable {
         self.table = table
         self.sharedWords = sharedWords
         self.nameArticleHashes = Set(Self.nameArticles.map(hash))
+        var phraseStarts: [UInt64: [[UInt64]]] = [:]
+        for phrase in Self.loanPhrases {
+            let words = phrase.split { $0 == " " || $0 == "-" }.map { hash(String($0)) }
+            phraseStarts[words[0], default: []].append(Array(words.dropFirst()))
+        }
+        self.phraseStarts = phraseStarts.mapValues { $0.sorted { $0.count > $1.count } }
         self.codes = Self.stopwords.map(\.code)
     }
 
@@ -205,22 +216,22 @@ struct LanguageDetector: Sendable {
     /// English on at most one English stopword and the letter model finds the
     /// words of `buffer` unlike English. Costs nothing on other verdicts and on
     /// texts with more English stopwords: most English tweets.
-    /// The words of the names that begin at the token indices `names` (an
-    /// article and the word after it, step 4) are not read.
+    /// The words at the token indices `skipping` (step 4's names and loan
+    /// phrases) are not read.
     @inline(__always)
-    func lettersVerdict(_ verdict: Language, englishStopwords: Int, buffer: TokenBuffer, names: [Int] = []) -> Language {
+    func lettersVerdict(_ verdict: Language, englishStopwords: Int, buffer: TokenBuffer, skipping: [Int] = []) -> Language {
         guard englishStopwords <= 1, verdict == .english, let letters else { return verdict }
-        return Self.byLetters(letters, englishStopwords: englishStopwords, buffer: buffer, names: names)
+        return Self.byLetters(letters, englishStopwords: englishStopwords, buffer: buffer, skipping: skipping)
             ? .unsupported(code: "other") : verdict
     }
 
-    /// Whether the words of `buffer`, but those of `names`, cost more a symbol
-    /// than step 5's threshold.
+    /// Whether the words of `buffer`, but those at the token indices
+    /// `skipping`, cost more a symbol than step 5's threshold.
     @inline(never)
-    static func byLetters(_ letters: LetterModel, englishStopwords: Int, buffer: TokenBuffer, names: [Int] = []) -> Bool {
+    static func byLetters(_ letters: LetterModel, englishStopwords: Int, buffer: TokenBuffer, skipping: [Int] = []) -> Bool {
         let word = UInt16(CTK_WORD.rawValue)
         var nats: Float = 0, symbols = 0
-        for i in 0..<buffer.count where buffer.tokens[i].kind == word && !names.contains(where: { $0 == i || $0 == i - 1 }) {
+        for i in 0..<buffer.count where buffer.tokens[i].kind == word && !skipping.contains(i) {
             guard let cost = letters.cost(of: buffer.textBytes(of: i)) else { continue }
             nats += cost.nats
             symbols += cost.symbols
@@ -239,13 +250,34 @@ struct LanguageDetector: Sendable {
     ]
     private let nameArticleHashes: Set<UInt64>
 
-    /// `verdict` again with the name articles left out: a foreign Latin-script
-    /// verdict is recounted without each of `nameArticles` that is written with
-    /// a capital and followed by a capitalized word on no other language's
-    /// list, in a text with a word in lower case (`source` is the text the
-    /// tokens of `buffer` were made from); an English recount then goes
-    /// through step 5 without the names. Any other verdict is returned as is,
-    /// so the recount costs nothing on English text.
+    /// Stock phrases of French, German, Spanish and Italian that English
+    /// dictionaries list as English usage, and whose words would flag an
+    /// English tweet: two stopwords of one list ("c'est", "vie"), two accented
+    /// words ("crème"), or words the letter model finds foreign ("auf
+    /// wiedersehen"). Hyphens are read as spaces ("tête-à-tête" is "tête à
+    /// tête"); punctuation between the words is skipped ("que sera, sera").
+    /// Phrases with one such word ("déjà vu", "por favor") cannot flag a text
+    /// alone and are not listed.
+    static let loanPhrases = [
+        "je ne sais quoi", "c'est la vie", "comme ci comme ça", "café au lait", "crème de la crème", "crème brûlée",
+        "pièce de résistance", "tête-à-tête", "cherchez la femme", "danke schön", "danke schon", "auf wiedersehen",
+        "mi casa es su casa", "mi casa su casa", "que sera sera", "que será será", "la dolce vita", "dolce vita",
+        "che sarà sarà",
+    ]
+    /// The word hashes of `loanPhrases` by their first word's: the others',
+    /// longest phrase first.
+    private let phraseStarts: [UInt64: [[UInt64]]]
+
+    /// `verdict` again with the name articles and loan phrases left out: a
+    /// foreign Latin-script verdict is recounted without each of `nameArticles`
+    /// that is written with a capital and followed by a capitalized word on no
+    /// other language's list, in a text with a word in lower case (`source` is
+    /// the text the tokens of `buffer` were made from), and without the words
+    /// of `loanPhrases`, unless what is left has a foreign stopword ("C'est la
+    /// vie, on verra demain"), or an accented word and no English stopword;
+    /// an English recount then goes through step 5 without the names and
+    /// phrases. Any other verdict is returned as is, so the recount and its
+    /// phrase matching cost nothing on English text.
     @inline(__always)
     func sparingNames(_ verdict: Language, buffer: TokenBuffer, source: UnsafeRawBufferPointer) -> Language {
         guard case .unsupported(let code) = verdict, code != "non-latin" else { return verdict }
@@ -254,15 +286,49 @@ struct LanguageDetector: Sendable {
 
     @inline(never)
     private func recount(_ verdict: Language, buffer: TokenBuffer, source: UnsafeRawBufferPointer) -> Language {
-        let counts = count(buffer, sparingNamesIn: source)
-        guard !counts.names.isEmpty else { return named(verdict, counts: counts, buffer: buffer) }
+        var phrases = loanPhraseWords(in: buffer)
+        var counts = count(buffer, sparingNamesIn: source, phrases: phrases)
+        if !phrases.isEmpty, counts.hits.dropFirst().contains(where: { $0 > 0 }) || counts.hits[0] == 0 && counts.accented > 0 {
+            // A foreign word besides the phrase: the phrase counts.
+            phrases = []
+            counts = count(buffer, sparingNamesIn: source, phrases: phrases)
+        }
+        guard !counts.names.isEmpty || !phrases.isEmpty else { return named(verdict, counts: counts, buffer: buffer) }
         let spared = counts.hits.withUnsafeBufferPointer { decide(hits: $0, accented: counts.accented) }
         guard spared == .english else { return named(spared, counts: counts, buffer: buffer) }
-        // Step 5 without the names, which the letter model would read as
-        // foreign words; a text it finds foreign keeps the verdict, names and all.
-        let letters = lettersVerdict(spared, englishStopwords: counts.hits[0], buffer: buffer, names: counts.names)
+        // Step 5 without the names and phrases, which the letter model would
+        // read as foreign words; a text it finds foreign keeps the verdict,
+        // names, phrases and all.
+        let skipping = counts.names.flatMap { [$0, $0 + 1] } + phrases
+        let letters = lettersVerdict(spared, englishStopwords: counts.hits[0], buffer: buffer, skipping: skipping)
         guard letters != .english else { return letters }
         return named(verdict, counts: count(buffer, sparingNamesIn: nil), buffer: buffer)
+    }
+
+    /// The token indices of the words of `loanPhrases` in `buffer`.
+    private func loanPhraseWords(in buffer: TokenBuffer) -> [Int] {
+        let word = UInt16(CTK_WORD.rawValue), punctuation = UInt16(CTK_PUNCT.rawValue)
+        var found: [Int] = [], i = 0
+        while i < buffer.count {
+            guard buffer.tokens[i].kind == word, let phrases = phraseStarts[buffer.tokens[i].hash] else {
+                i += 1
+                continue
+            }
+            // The longest phrase that begins at `i`, punctuation between its words skipped.
+            let match = phrases.lazy.compactMap { rest -> [Int]? in
+                var words = [i], j = i + 1
+                for hash in rest {
+                    while j < buffer.count, buffer.tokens[j].kind == punctuation { j += 1 }
+                    guard j < buffer.count, buffer.tokens[j].kind == word, buffer.tokens[j].hash == hash else { return nil }
+                    words.append(j)
+                    j += 1
+                }
+                return words
+            }.first
+            found += match ?? []
+            i = (match?.last ?? i) + 1
+        }
+        return found
     }
 
     /// Step 6: the listed language `verdict` names, chosen again on `count`'s
@@ -299,9 +365,10 @@ struct LanguageDetector: Sendable {
     /// Step 3's counts over the words of `buffer`: stopwords per language and
     /// other words with accented letters. With `source` (the text the tokens
     /// were made from), the name articles written as names are left out, and
-    /// their token indices returned. The words of `sharedWords` are counted
-    /// apart for their other languages (`shared`, step 6).
-    private func count(_ buffer: TokenBuffer, sparingNamesIn source: UnsafeRawBufferPointer?)
+    /// their token indices returned. The words at the token indices `phrases`
+    /// (loan phrases, step 4) are left out. The words of `sharedWords` are
+    /// counted apart for their other languages (`shared`, step 6).
+    private func count(_ buffer: TokenBuffer, sparingNamesIn source: UnsafeRawBufferPointer?, phrases: [Int] = [])
         -> (hits: [Int], accented: Int, names: [Int], shared: [Int])
     {
         let word = UInt16(CTK_WORD.rawValue)
@@ -312,7 +379,7 @@ struct LanguageDetector: Sendable {
             (0..<buffer.count).contains { buffer.tokens[$0].kind == word && Self.isLowercase(buffer.tokens[$0], in: source) }
                 ? source : nil
         }
-        for i in 0..<buffer.count where buffer.tokens[i].kind == word {
+        for i in 0..<buffer.count where buffer.tokens[i].kind == word && !phrases.contains(i) {
             let token = buffer.tokens[i]
             guard let language = table[token.hash] else {
                 if Self.hasAccentedLatinLetter(buffer.textBytes(of: i)) { accented += 1 }
