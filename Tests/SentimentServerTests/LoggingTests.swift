@@ -51,6 +51,9 @@ struct LoggingTests {
         let failures = logs.entries.filter { "\($0.message)" == "request failed" }
         #expect(failures.map(\.level) == [.warning, .error])
         #expect(failures.map { $0.metadata["request_id"] } == ["gateway", "broken"])
+        // The 502 reads as its problem's code and detail, not a dump of the Swift value.
+        let gateway = "\(failures.first?.metadata["error"] ?? "")"
+        #expect(gateway.hasPrefix("upstream-failed: ") && !gateway.contains("Problem(") && !gateway.contains("Optional("), "\(gateway)")
     }
 
     /// The access lines ("request") logged so far for `path`.

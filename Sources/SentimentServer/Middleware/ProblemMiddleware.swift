@@ -22,7 +22,7 @@ struct ProblemMiddleware: RouterMiddleware {
         } catch {
             let problem = Self.problem(for: error, path: request.uri.path)
             if let level = Self.logLevel(for: problem) {
-                context.logger.log(level: level, "request failed", metadata: ["error": "\(String(reflecting: error))"])
+                context.logger.log(level: level, "request failed", metadata: ["error": "\(Self.logged(error))"])
             }
             return problem.response(instance: request.uri.path, requestID: context.requestID)
         }
@@ -39,6 +39,14 @@ struct ProblemMiddleware: RouterMiddleware {
         case 503 where problem.code == Problem.databaseBusy.code: .warning
         default: .error
         }
+    }
+
+    /// How `error` reads in the log: a ``Problem`` as its code and detail
+    /// ("upstream-failed: the X API failed (HTTP 503) …"), anything else in
+    /// full, for the server's own failures to be found.
+    static func logged(_ error: any Error) -> String {
+        guard let problem = error as? Problem else { return String(reflecting: error) }
+        return "\(problem.code): \(problem.detail ?? problem.title)"
     }
 
     static func problem(for error: any Error, path: String) -> Problem {
