@@ -55,7 +55,7 @@ public struct ServerServices: Sendable {
             // Said once, here; not metered, as no request is sent, and each
             // timeline's failure is logged at debug (TweetService).
             logger.notice("no X API token: timelines are answered from the database, marked stale",
-                          metadata: ["set": "\(BearerToken.environmentVariable)"])
+                          metadata: ["set": "\(BearerToken.environmentVariable)", "or_file": "\(BearerToken.configFile().path)"])
             return UnavailableTweetSource(reason: "no X API token: set \(BearerToken.environmentVariable)")
         }
         let client = XAPIClient(

@@ -18,7 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
             SENTIMENT_LOG_LEVEL, X_API_URL, SENTIMENT_API_KEY, X_BEARER_TOKEN), then \
             the profile: dev (upstream http://127.0.0.1:8089, debug logs, no \
             retries, loopback only), stage and prod (https://api.x.com by default; the X API URL must be \
-            https and not this machine). The \
+            https and not loopback). The \
             default profile is prod. Listening beyond loopback requires \
             SENTIMENT_API_KEY, which DELETE /v1/history then needs.
 

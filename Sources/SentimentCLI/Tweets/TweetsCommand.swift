@@ -9,8 +9,9 @@ struct TweetsCommand: AsyncParsableCommand {
         commandName: "tweets",
         abstract: "Show a user's tweets, newest first, each with its mood.",
         discussion: """
-            Tweets come from the X API v2 (token from $X_BEARER_TOKEN or \
-            ~/.config/swift-sentiment/x-bearer-token), or from an archive with \
+            Tweets come from the X API v2 (token from $X_BEARER_TOKEN or the \
+            file $XDG_CONFIG_HOME/swift-sentiment/x-bearer-token, ~/.config \
+            without XDG_CONFIG_HOME), or from an archive with \
             --archive, and are kept in the tweet database: each tweet is \
             classified once per model version. When the X API fails, the stored \
             tweets are shown (the rest of --limit too, without asking X again) \

@@ -16,7 +16,7 @@ import Tweets
 /// | log level   | `--log-level`  | `SENTIMENT_LOG_LEVEL` | the profile's |
 /// | upstream    | `--api-url`    | `X_API_URL`           | the profile's |
 /// | API key     | —              | `SENTIMENT_API_KEY`   | none |
-/// | X token     | —              | `X_BEARER_TOKEN`      | `~/.config/swift-sentiment/x-bearer-token` |
+/// | X token     | —              | `X_BEARER_TOKEN`      | `$XDG_CONFIG_HOME/swift-sentiment/x-bearer-token` |
 ///
 /// ```swift
 /// let configuration = try ServerConfiguration.resolve(flags: .init(port: 0, databasePath: "/tmp/t.sqlite"))
