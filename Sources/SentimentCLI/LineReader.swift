@@ -156,6 +156,9 @@ final class LineReader {
                 } catch {
                     return try deliver(batch, before: error)
                 }
+                // Two bytes at most: a line they end ("x\n", "\n") is passed on
+                // if a pipe or terminal has nothing more ready, as after any short read.
+                shortRead = !isRegularFile
                 continue
             }
             input.reserve(blockSize)

@@ -63,6 +63,26 @@ struct ClassifyCommandTests {
         #expect(run.stderr.hasPrefix("classified 3001 records"), "\(run.stderr)")
     }
 
+    @Test("A first line of one character, or an empty one, is answered as it arrives while standard input stays open, as longer lines are",
+          arguments: ["x\n", "\n", "what a lovely day\n"])
+    func shortFirstLineIsAnsweredAtOnce(line: String) async throws {
+        let process = try SentimentExecutable.process(["classify"])
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try input.fileHandleForWriting.write(contentsOf: Data(line.utf8))
+        // No more input comes until the record is out: a reader that holds the line back never answers.
+        var ready = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        let answered = poll(&ready, 1, 20_000) == 1
+        #expect(answered, "no record within 20 s while standard input stayed open")
+        try input.fileHandleForWriting.close()
+        let records = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        _ = await SentimentExecutable.exit(of: process, timeLimit: .seconds(60))
+        #expect(records.count == 1 && records.first?.hasPrefix(#"{"line":1,"#) == true, "\(records)")
+    }
+
     @Test("Numbers have exactly four decimals and fields come in a fixed order")
     func recordLayout() async throws {
         let run = try await classify([], input: "I love this!!! 😍\n")
