@@ -525,12 +525,16 @@ class Suite:
         self.open("/")
         box = self.visible("#search-input")
         for term, valid in (("a b", False), ("zz_nobody_9", True), ("@zz_nobody_9", True), ("@@zz", False),
-                            ("z" * 51, False), ("zé", False)):
+                            ("z" * 51, False), ("zé", False),
+                            ("zz_nobody_9\u200b", True)):  # a zero-width space the server trims, pasted with a name
             box.clear()
-            box.send_keys(term)
+            # Typed as a paste gives it: ChromeDriver's keys leave out a zero-width space.
+            self.driver.execute_script(
+                "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", box, term)
+            assert box.get_attribute("value") == term, (term, box.get_attribute("value"))
             cleaned = term.removeprefix("@")
-            self.wait(lambda d: f"“{cleaned}”" in self.find("#search-empty").text)
-            text = self.find("#search-empty").text
+            self.wait(lambda d: f"“{cleaned}”" in d.execute_script("return arguments[0].textContent", self.find("#search-empty")))
+            text = self.driver.execute_script("return arguments[0].textContent", self.find("#search-empty"))
             if valid:
                 assert f"Press Enter to look @{cleaned} up." in text, (term, text)
             else:

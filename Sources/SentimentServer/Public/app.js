@@ -33,10 +33,10 @@ function firstCharacter(text) {
 /**
  * The server's username rule (User.isValidUsername) for a term as the page
  * sends it (trim()med): trimmed again of what Foundation's whitespacesAndNewlines
- * holds (U+0085 too, not U+FEFF), an optional "@", then 1–50 ASCII letters,
+ * holds (U+0085 and U+200B too, not U+FEFF), an optional "@", then 1–50 ASCII letters,
  * digits or "_".
  */
-const SERVER_SPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]";
+const SERVER_SPACE = "[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200b\\u2028\\u2029\\u202f\\u205f\\u3000]";
 const SERVER_TRIM = new RegExp(`^${SERVER_SPACE}+|${SERVER_SPACE}+$`, "g");
 const isValidUsername = (term) => /^@?[A-Za-z0-9_]{1,50}$/.test(term.replace(SERVER_TRIM, ""));
 
