@@ -155,6 +155,17 @@ struct UserRouteTests {
         #expect(!logs.entries.contains { $0.level >= .warning }, "\(logs.entries.filter { $0.level >= .warning }.map(\.message))")
     }
 
+    @Test("Without an X token, a user with nothing stored is a 502 saying the X API could not be asked, not that it failed")
+    func noTokenAndNothingStoredSaysXWasNotAsked() async throws {
+        try await TestServer.with(configure: { $0.offline = false; $0.bearerToken = nil }) { server in
+            let answer = try await server.request(.GET, "/v1/users/ghost/tweets")
+            #expect(answer.status == 502)
+            let detail = try answer.object()["detail"] as? String
+            #expect(detail == "the X API cannot be asked (no X API token: set X_BEARER_TOKEN) and nothing is stored for @ghost",
+                    "\(detail ?? "")")
+        }
+    }
+
     @Test("With the upstream unreachable and nothing stored, the answer is a 502 naming the failure")
     func upstreamUnreachableAndNothingStoredIs502() async throws {
         // A port nobody listens on, held for the test so that no other test's server takes it.

@@ -107,10 +107,18 @@ struct UserRoutes {
                     detail: "nothing is stored for @\(username)" + (storeOnly.map { " \($0.clause)" } ?? ""))
         case .nothingStored(let username, let failure?):
             Problem(status: .badGateway, code: "upstream-failed", title: "Upstream failed",
-                    detail: "the X API failed (\(failure.message)) and nothing is stored for @\(username)", failure: failure)
+                    detail: "\(Self.xAPIFailed(failure)) and nothing is stored for @\(username)", failure: failure)
         case .ownerRequired:
             Problem(status: .badRequest, code: "owner-required", title: "Owner required", detail: error.description)
         }
+    }
+
+    /// What became of the X API, for a 502's detail: "the X API failed
+    /// (upstream error 503)", or, when it was never asked (no token), "the X
+    /// API cannot be asked (no X API token: set X_BEARER_TOKEN)".
+    static func xAPIFailed(_ failure: TweetSourceFailure) -> String {
+        if case .unavailable = failure { return "the X API cannot be asked (\(failure.message))" }
+        return "the X API failed (\(failure.message))"
     }
 
     static func limit(_ request: Request, default value: Int, maximum: Int) throws -> Int {
