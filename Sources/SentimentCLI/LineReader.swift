@@ -314,13 +314,17 @@ final class LineReader {
         return poll(&request, 1, 0) > 0
     }
 
-    /// Checks that each file input exists and is readable, before any output.
+    /// Checks that each file input exists and is readable, and that none is a
+    /// directory (standard input too: `< /tmp`), before any output.
     static func check(_ inputs: [Input]) throws(Failure) {
-        for case .file(let path) in inputs {
-            if access(path, R_OK) != 0 { throw Failure(input: .file(path), errno: errno) }
+        for input in inputs {
             var info = stat()
-            if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR {
-                throw Failure(input: .file(path), errno: EISDIR)
+            switch input {
+            case .file(let path):
+                if access(path, R_OK) != 0 { throw Failure(input: input, errno: errno) }
+                if stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { throw Failure(input: input, errno: EISDIR) }
+            case .standardInput:
+                if fstat(STDIN_FILENO, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR { throw Failure(input: input, errno: EISDIR) }
             }
         }
     }

@@ -83,6 +83,18 @@ struct ClassifyCommandTests {
         #expect(records.count == 1 && records.first?.hasPrefix(#"{"line":1,"#) == true, "\(records)")
     }
 
+    @Test("A folder on standard input, alone or after a file, exits 66 before any output or summary, as a folder named as an input does")
+    func folderOnStandardInputIsRefusedFirst() async throws {
+        let sentiment = try #require(SentimentExecutable.url)
+        for command in [#"exec "$0" classify < /"#, #"exec "$0" classify "$1" - < /"#] {
+            let run = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/bin/sh"),
+                ["-c", command, sentiment.path, fixture("plain.txt")])
+            #expect(run.status == 66, "\(command): \(run.stderr)")
+            #expect(run.output.isEmpty, "\(command)")
+            #expect(run.stderr == "sentiment: cannot read standard input: Is a directory\n", "\(command): \(run.stderr)")
+        }
+    }
+
     @Test("Numbers have exactly four decimals and fields come in a fixed order")
     func recordLayout() async throws {
         let run = try await classify([], input: "I love this!!! 😍\n")
