@@ -97,8 +97,11 @@ enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
     case textNotAString(field: TextField, kind: JSONSpan.Kind)
     /// The text field is null (and no other text field is a string).
     case textIsNull(field: TextField)
-    /// The line is longer than the limit (only its first bytes were kept, for its id).
-    case lineTooLong(limit: Int)
+    /// The line is longer than the limit (only its first bytes were kept, for
+    /// its id); `carriageReturns` when those bytes hold a `\r`, as a file
+    /// whose lines end in `\r` alone (classic Mac OS, Excel's "CSV
+    /// (Macintosh)") does: read as one line, it is why the line is so long.
+    case lineTooLong(limit: Int, carriageReturns: Bool)
     /// The line starts with `{` but is not valid JSON.
     case malformedJSON(JSONError)
     /// A v2 page whose `data` array is empty, or absent beside its `meta` (and that has no `errors`).
@@ -115,7 +118,9 @@ enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
         case .noTextField: "no text field"
         case .textNotAString(let field, let kind): "\(field.name) is \(kind.withArticle), not a string"
         case .textIsNull(let field): "\(field.name) is null"
-        case .lineTooLong(let limit): "line longer than \(limit) bytes"
+        case .lineTooLong(let limit, false): "line longer than \(limit) bytes"
+        case .lineTooLong(let limit, true):
+            "line longer than \(limit) bytes; it holds carriage returns, and lines end at \\n, not at \\r alone (tr '\\r' '\\n' converts such a file)"
         case .malformedJSON(let error): error.description
         case .emptyPage: "empty page"
         case .notAnObject: "page element is not an object"
@@ -201,7 +206,8 @@ extension TweetRecord {
     /// author id that the prefix holds whole (the values read before the cut,
     /// so that a tweet can still be matched to its error).
     static func tooLong(prefix: UnsafeRawBufferPointer, lineNumber: Int, limit: Int, scratch: ByteBuffer) -> TweetRecord {
-        var record = TweetRecord(line: lineNumber, problem: .lineTooLong(limit: limit))
+        let carriageReturns = prefix.count > 0 && memchr(prefix.baseAddress!, 0x0D, prefix.count) != nil
+        var record = TweetRecord(line: lineNumber, problem: .lineTooLong(limit: limit, carriageReturns: carriageReturns))
         guard let first = firstVisible(prefix), prefix[first] == UInt8(ascii: "{") else { return record }
         let json = UnsafeRawBufferPointer(rebasing: prefix[first...])
         var fields = TweetFields()

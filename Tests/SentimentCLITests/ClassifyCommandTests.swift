@@ -272,6 +272,17 @@ struct ClassifyCommandTests {
         #expect(records[3]["probabilities"] != nil)
     }
 
+    @Test("A file whose lines end in a carriage return alone (classic Mac OS) is one line; over 1 MiB, its error says why and how to convert it")
+    func carriageReturnLinesAreNamedInTheTooLongError() async throws {
+        let input = Data(String(repeating: "what a lovely day\r", count: 70_000).utf8)
+        let run = try await SentimentExecutable.run(["classify"], input: input)
+        #expect(run.status == 65)
+        let records = try run.records()
+        try #require(records.count == 1, "\(run.output.prefix(500))")
+        #expect(records[0]["error"] as? String
+            == #"line longer than 1048576 bytes; it holds carriage returns, and lines end at \n, not at \r alone (tr '\r' '\n' converts such a file)"#)
+    }
+
     @Test("A JSON line over 1 MiB keeps the id and user it starts with in its error record")
     func hugeJSONLineKeepsItsID() async throws {
         var input = Data(#"{"id_str":"1001","user":{"screen_name":"bob"},"text":""#.utf8)
