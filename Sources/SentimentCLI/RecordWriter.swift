@@ -4,7 +4,7 @@ import Sentiment
 enum OutputFormat: String, CaseIterable, Sendable {
     /// One JSON object per line.
     case jsonl
-    /// Tab-separated values with a header line; `\` `\t` `\n` `\r` escaped as two characters.
+    /// Tab-separated values with a header line; `\` `\t` `\n` `\r` and NUL escaped as two characters.
     case tsv
     /// Comma-separated values with a header line, quoted per RFC 4180 (lines end in `\n`).
     case csv
@@ -239,10 +239,12 @@ enum Escaping {
         text.withUTF8 { appendJSONStringBody(UnsafeRawBufferPointer($0), to: out) }
     }
 
-    /// Appends a TSV field: `\` tab, newline and carriage return as `\\` `\t` `\n` `\r`.
+    /// Appends a TSV field: `\` tab, newline, carriage return and NUL as `\\`
+    /// `\t` `\n` `\r` `\0` (a raw NUL ends the field for tools written in C).
     static func appendTSVField(_ bytes: UnsafeRawBufferPointer, to out: ByteBuffer) {
         appendEscaped(bytes, to: out) { byte, out in
             switch byte {
+            case 0x00: out.append("\\0" as StaticString)
             case UInt8(ascii: "\\"): out.append("\\\\" as StaticString)
             case 0x09: out.append("\\t" as StaticString)
             case 0x0A: out.append("\\n" as StaticString)
@@ -254,17 +256,26 @@ enum Escaping {
     }
 
     /// Appends a CSV field, in double quotes (with `"` doubled) when it holds a
-    /// comma, a quote, a carriage return or a newline (RFC 4180).
+    /// comma, a quote, a carriage return or a newline (RFC 4180). CSV has no
+    /// escape for NUL, which ends the field for tools written in C: it is
+    /// written as U+FFFD, as an ill-formed byte is.
     static func appendCSVField(_ bytes: UnsafeRawBufferPointer, to out: ByteBuffer) {
         let needsQuotes = bytes.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
         guard needsQuotes else {
-            appendEscaped(bytes, to: out) { _, _ in false }
+            appendEscaped(bytes, to: out) { byte, out in
+                guard byte == 0x00 else { return false }
+                out.append("\u{FFFD}" as StaticString)
+                return true
+            }
             return
         }
         out.append(UInt8(ascii: "\""))
         appendEscaped(bytes, to: out) { byte, out in
-            guard byte == UInt8(ascii: "\"") else { return false }
-            out.append("\"\"" as StaticString)
+            switch byte {
+            case UInt8(ascii: "\""): out.append("\"\"" as StaticString)
+            case 0x00: out.append("\u{FFFD}" as StaticString)
+            default: return false
+            }
             return true
         }
         out.append(UInt8(ascii: "\""))

@@ -606,6 +606,19 @@ struct ClassifyCommandTests {
         #expect(lines[2] == #"2,,,,,,,,,,,"malformed JSON: unexpected character ',' at byte 12","#)
     }
 
+    @Test("A NUL in an id or user is written as \\0 in TSV and as U+FFFD in CSV, never as a raw NUL that ends a field for C tools")
+    func nulInDelimitedFields() async throws {
+        let input = #"{"id_str":"\u0000zero","text":"great news today","user":{"screen_name":"a\u0000b,c"}}"# + "\n"
+        let tsv = try await classify(["--format", "tsv"], input: input)
+        #expect(tsv.status == 0, "\(tsv.stderr)")
+        #expect(!tsv.output.contains("\0"))
+        #expect(tsv.outputLines.last?.hasPrefix("1\t\t\\0zero\ta\\0b,c\t\tpositive\t") == true, "\(tsv.output)")
+        let csv = try await classify(["--format", "csv"], input: input)
+        #expect(csv.status == 0, "\(csv.stderr)")
+        #expect(!csv.output.contains("\0"))
+        #expect(csv.outputLines.last?.hasPrefix("1,,\u{FFFD}zero,\"a\u{FFFD}b,c\",,positive,") == true, "\(csv.output)")
+    }
+
     @Test("TSV and CSV of empty input are just the header")
     func emptyDelimited() async throws {
         #expect(try await classify(["--format", "tsv"], input: "").output == "line\tindex\tid\tuser\tauthor_id\tlabel\tnegative\tneutral\tpositive\tscore\tlang\terror\twarning\n")
