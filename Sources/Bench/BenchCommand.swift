@@ -93,6 +93,7 @@ struct BenchCommand: ParsableCommand {
         // reader: the write must fail with EPIPE and be reported with the
         // child's log, not end Bench by a signal with nothing said.
         signal(SIGPIPE, SIG_IGN)
+        Interruption.install()
         BuildBanner.printIfDebug()
         var machine = Machine.current()
         let root = Peers.repositoryRoot() ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)

@@ -104,14 +104,11 @@ enum DumpWriter {
     private static func writeWithProgress(_ url: URL, _ what: String, _ body: (URL) throws -> Void) throws {
         writeToStandardError("bench: writing \(what) to \(url.path)\n")
         let partial = url.appendingPathExtension("\(getpid()).partial")
-        do {
+        try Interruption.removing(partial.path) {
             try body(partial)
-        } catch {
-            try? FileManager.default.removeItem(at: partial)
-            throw error
-        }
-        guard rename(partial.path, url.path) == 0 else {
-            throw BenchError("cannot rename \(partial.path): \(String(cString: strerror(errno)))")
+            guard rename(partial.path, url.path) == 0 else {
+                throw BenchError("cannot rename \(partial.path): \(String(cString: strerror(errno)))")
+            }
         }
     }
 

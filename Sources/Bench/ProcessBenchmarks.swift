@@ -110,12 +110,13 @@ struct ProcessBenchmarks {
         let tweets = dump.plainTweets * factor
         let url = work.appendingPathComponent("plain-\(tweets)-scale.txt")
         writeToStandardError("bench: \(name): writing \(tweets) tweets to \(url.path) (removed after)\n")
-        try DumpWriter.writePlain(corpus: corpus, tweets: tweets, to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        recorder.begin()
-        let (child, summary) = try classify.run(input: url, tweets: tweets, threads: 2, pinned: false)
-        recorder.record(name, group: "memory", threads: 2, items: tweets, bytes: DumpWriter.fileSize(url),
-                        timings: Timings(seconds: [child.seconds], cpuSeconds: [child.userSeconds + child.systemSeconds]),
-                        peakRSS: child.peakRSSBytes, note: "one run; \(summary)")
+        try Interruption.removing(url.path) {
+            try DumpWriter.writePlain(corpus: corpus, tweets: tweets, to: url)
+            recorder.begin()
+            let (child, summary) = try classify.run(input: url, tweets: tweets, threads: 2, pinned: false)
+            recorder.record(name, group: "memory", threads: 2, items: tweets, bytes: DumpWriter.fileSize(url),
+                            timings: Timings(seconds: [child.seconds], cpuSeconds: [child.userSeconds + child.systemSeconds]),
+                            peakRSS: child.peakRSSBytes, note: "one run; \(summary)")
+        }
     }
 }

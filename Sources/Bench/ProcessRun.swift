@@ -40,11 +40,12 @@ enum ChildProcess {
     static func runMeasuringRSS(_ arguments: [String], stdin: String = "/dev/null", stdout: String = "/dev/null",
                                 stderr: String = "/dev/null", environment: [String: String] = [:]) throws -> ChildRun {
         let report = FileManager.default.temporaryDirectory.appendingPathComponent("bench-time-\(getpid()).txt").path
-        defer { unlink(report) }
-        var run = try self.run(try timed(arguments, report: report), stdin: stdin, stdout: stdout,
-                               stderr: stderr, environment: environment)
-        if let peak = peakRSS(report: report) { run.peakRSSBytes = peak }
-        return run
+        return try Interruption.removing(report) {
+            var run = try self.run(try timed(arguments, report: report), stdin: stdin, stdout: stdout,
+                                   stderr: stderr, environment: environment)
+            if let peak = peakRSS(report: report) { run.peakRSSBytes = peak }
+            return run
+        }
     }
 
     /// `arguments` run under `/usr/bin/time -f %M -o report` (see `runMeasuringRSS`).
@@ -124,7 +125,10 @@ enum ChildProcess {
         return (pid, input[1], output[0])
     }
 
-    /// Starts `arguments` (looked up in PATH) with `actions` on its streams.
+    /// Starts `arguments` (looked up in PATH) with `actions` on its streams, in
+    /// a process group of its own with SIGINT and SIGTERM unblocked and at
+    /// their default action (even if Bench was started with them ignored),
+    /// for `Interruption` to end it and whatever it starts.
     private static func spawn(_ arguments: [String], actions: inout posix_spawn_file_actions_t,
                       environment: [String: String]) throws -> pid_t {
         var merged = ProcessInfo.processInfo.environment
@@ -135,12 +139,24 @@ enum ChildProcess {
             argv.forEach { free($0) }
             envp.forEach { free($0) }
         }
-        var pid = pid_t()
-        let result = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
-        guard result == 0 else {
-            throw BenchError("cannot run \(arguments[0]): \(String(cString: strerror(result)))")
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        posix_spawnattr_setsigmask(&attributes, &unblocked)
+        var defaults = Interruption.signals
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        return try Interruption.spawning {
+            var pid = pid_t()
+            let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+            guard result == 0 else {
+                throw BenchError("cannot run \(arguments[0]): \(String(cString: strerror(result)))")
+            }
+            return pid
         }
-        return pid
     }
 
     /// Waits for `pid` (spawned at `start`) and reads its own resource usage.
@@ -148,6 +164,7 @@ enum ChildProcess {
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        Interruption.ended(pid)
         let seconds = monotonicSeconds() - start
         let signal = status & 0x7F
         func time(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
@@ -193,10 +210,10 @@ struct ClassifyProcess {
     ///   than `tweets` records (or is missing): its rate would not be the dump's.
     func run(input: URL, tweets: Int, threads: Int, pinned: Bool) throws -> (ChildRun, summary: String) {
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("bench-classify-\(getpid()).log").path
-        defer { unlink(log) }
-        let run = try ChildProcess.runMeasuringRSS(arguments(threads: threads, pinned: pinned), stdin: input.path, stderr: log)
-        let summary = (try? String(contentsOfFile: log, encoding: .utf8))?
-            .split(separator: "\n").last.map(String.init) ?? ""
+        let (run, summary) = try Interruption.removing(log) {
+            let run = try ChildProcess.runMeasuringRSS(arguments(threads: threads, pinned: pinned), stdin: input.path, stderr: log)
+            return (run, (try? String(contentsOfFile: log, encoding: .utf8))?.split(separator: "\n").last.map(String.init) ?? "")
+        }
         // 65 is a run that answered some lines with error records: timing it
         // would count them as tweets classified.
         guard run.status != 65 || !summary.hasPrefix("classified ") else {

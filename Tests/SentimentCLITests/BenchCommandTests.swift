@@ -262,6 +262,51 @@ struct BenchCommandTests {
         }
     }
 
+    @Test("SIGINT or SIGTERM ends Bench with 130 or 143, ending the sentiment classify it runs and removing its temporary files (the 10x dump, the run's log)",
+          arguments: [(SIGINT, Int32(130)), (SIGTERM, Int32(143))])
+    func signalEndsTheChildAndCleansUp(signal: Int32, status: Int32) async throws {
+        let pidFile = folder.appendingPathComponent("child.pid")
+        // Ten minutes: a loaded test process gets round to the signal long after
+        // the stand-in started (43 s in a run of SentimentCLITests on two cores);
+        // in runs of the whole suite a `sleep 60` had ended by then, and Bench
+        // exited 1 ('said nothing of the dump') before it was signalled.
+        let fake = try script("slow-sentiment", "echo $$ > '\(pidFile.path)'; exec sleep 600")
+        let temporary = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        let (bench, common) = try benchCommand()
+        let process = try SentimentExecutable.process(common.filter { $0 != "--no-scale" }
+            + ["--sentiment", fake.path, "--filter", "memory/plain-10x", "--json", folder.appendingPathComponent("results/bench.json").path])
+        process.executableURL = bench
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var child: pid_t?
+        for _ in 0..<6000 where child == nil {
+            child = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            if child == nil { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        let pid = try #require(child, "the stand-in sentiment never started")
+        defer { kill(pid, SIGKILL) }
+        try #require(process.isRunning, "Bench ended before the signal")
+        kill(process.processIdentifier, signal)
+        let killed = await SentimentExecutable.exit(of: process, timeLimit: .seconds(60))
+        #expect(!killed)
+        #expect(process.terminationReason == .exit && process.terminationStatus == status,
+                "\(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)")
+        var running = true
+        for _ in 0..<500 where running {
+            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first
+            running = state != nil && state != "Z"
+            if running { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(!running, "sentiment classify (pid \(pid)) still runs after Bench ended")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        #expect(left.allSatisfy { !$0.hasSuffix("-scale.txt") && !$0.hasSuffix(".partial") }, "\(left)")
+    }
+
     @Test("--filter features+scoring runs the rows it is derived from (classify/utf8, tokenizer/all) instead of matching nothing")
     func derivedRowRunsWhatItNeeds() async throws {
         let json = folder.appendingPathComponent("results/bench.json")
