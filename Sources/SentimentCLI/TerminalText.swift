@@ -18,6 +18,30 @@ enum TerminalText {
         (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
+    /// `json` (a JSON text) with DEL, the C1 controls, the line and paragraph
+    /// separators and the bidirectional controls written as `\uXXXX` escapes:
+    /// JSON allows them raw inside strings, where JSONEncoder leaves them, but
+    /// on a terminal a C1 CSI (U+009B) acts as ESC [ does. The escapes decode
+    /// to the same text. Outside its strings a JSON text has no such character.
+    static func escapingJSON(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: needsJSONEscape) else { return json }
+        var result = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            guard needsJSONEscape(scalar) else {
+                result.append(scalar)
+                continue
+            }
+            let hex = String(scalar.value, radix: 16)
+            result.append(contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+        }
+        return String(result)
+    }
+
+    /// DEL, C1, U+2028, U+2029 and the bidirectional controls that reorder text.
+    private static func needsJSONEscape(_ scalar: Unicode.Scalar) -> Bool {
+        (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 || reorders(scalar)
+    }
+
     /// `text` on one line with no control character.
     static func oneLine(_ text: String) -> String {
         var result = String.UnicodeScalarView()

@@ -680,6 +680,77 @@ final class TweetsCommandTests {
         #expect(!run.output.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) })
     }
 
+    @Test("JSON Lines on a terminal carry DEL, C1 controls, line separators and bidirectional controls as \\u escapes, which decode to the same text")
+    func jsonLinesEscapeTerminalControls() async throws {
+        let db = try freshDatabase()
+        let dump = try writeDump(#"""
+            {"id_str":"1","full_text":"ok \u009b2J\u009d0;pwned\u009c \u202eevil\u007f good\u2028next","created_at":"Wed Oct 10 20:19:24 +0000 2018","user":{"id_str":"7","screen_name":"cone","name":"C"}}
+
+            """#, besides: db)
+        let run = try await sentiment(["tweets", "cone", "--archive", dump, "--format", "jsonl", "--db", db])
+        #expect(run.status == 0, "\(run.stderr)")
+        let raw = run.output.unicodeScalars.filter {
+            (0x7F...0x9F).contains($0.value) || (0x2028...0x2029).contains($0.value) || (0x202A...0x202E).contains($0.value)
+        }
+        #expect(raw.isEmpty, "raw in the output: \(raw.map { String($0.value, radix: 16) })")
+        #expect(run.output.contains(#"ok \u009b2J\u009d0;pwned\u009c \u202eevil\u007f good\u2028next"#), "\(run.output)")
+        #expect(try run.records().first?["text"] as? String == "ok \u{9B}2J\u{9D}0;pwned\u{9C} \u{202E}evil\u{7F} good\u{2028}next")
+    }
+
+    @Test("Names from the command line, a file's name and a stored search never carry control characters to the terminal")
+    func namesFromElsewhereAreShownSafe() async throws {
+        let db = try freshDatabase()
+        let badName = try await sentiment(["tweets", "a\u{1B}]52;c;eA==\u{07}", "--offline", "--db", db])
+        #expect(badName.status == 64)
+        #expect(badName.stderr.contains("not a username: a\u{FFFD}]52;c;eA==\u{FFFD}"), "\(badName.stderr)")
+        let badUser = try await sentiment(["import", archive, "--user", "b\u{1B}[2J", "--db", db])
+        #expect(badUser.status == 64)
+        #expect(badUser.stderr.contains("not a username: b\u{FFFD}[2J"), "\(badUser.stderr)")
+
+        let folder = URL(fileURLWithPath: db).deletingLastPathComponent()
+        let named = folder.appendingPathComponent("x\u{1B}]0;TITLE\u{07}.jsonl")
+        try FileManager.default.copyItem(at: URL(fileURLWithPath: SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/rainyday_ops.jsonl").path),
+                                         to: named)
+        let imported = try await sentiment(["import", named.path, "--db", db])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("x\u{FFFD}]0;TITLE\u{FFFD}.jsonl: 5 tweets read"), "\(imported.stderr)")
+
+        // A database shared as a snapshot may hold anything.
+        let written = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/usr/bin/env"), [
+            "python3", "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute(\"INSERT INTO search_history VALUES ('evil', ?, '2026-12-01 00:00:00')\", ('ev\\x1b]52;c;cHduZWQ=\\x07il\\x1b[2J',)); c.commit()",
+            db])
+        #expect(written.status == 0, "\(written.stderr)")
+        let history = try await sentiment(["history", "--db", db])
+        #expect(history.status == 0, "\(history.stderr)")
+        for (name, text) in [("tweets", badName.stderr), ("import", badUser.stderr + imported.stderr), ("history", history.output)] {
+            let controls = text.unicodeScalars.filter { $0 != "\n" && $0 != "\t" && $0.properties.generalCategory == .control }
+            #expect(controls.isEmpty, "\(name) printed \(controls.map { String($0.value, radix: 16) })")
+        }
+        #expect(history.output.contains("ev\u{FFFD}]52;c;cHduZWQ=\u{FFFD}il\u{FFFD}[2J\t"), "\(history.output)")
+    }
+
+    @Test("A terminal with TERM=dumb gets the pretty list without colour codes, as a pipe does; another terminal gets them")
+    func dumbTerminalGetsNoColour() async throws {
+        let db = try freshDatabase()
+        _ = try await sentiment(["import", archive, "--db", db])
+        let executable = try #require(SentimentExecutable.url)
+        func onTerminal(_ term: String) async throws -> Run {
+            // script(1) runs the command on a pseudo-terminal and copies what it shows.
+            try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/usr/bin/script"), [
+                "-qec", "TERM=\(term) '\(executable.path)' tweets sunnydays --offline --limit 2 --db '\(db)'", "/dev/null",
+            ], environment: ["NO_COLOR": nil, "SENTIMENT_DB": nil, "X_BEARER_TOKEN": nil,
+                             "HOME": FileManager.default.temporaryDirectory.path])
+        }
+        let coloured = try await onTerminal("xterm-256color")
+        #expect(coloured.status == 0, "\(coloured.stderr)")
+        #expect(coloured.output.contains("\u{1B}[38;2;"), "a terminal gets the theme colours: \(coloured.output)")
+        let dumb = try await onTerminal("dumb")
+        #expect(dumb.status == 0, "\(dumb.stderr)")
+        #expect(dumb.output.contains("😃") || dumb.output.contains("😐") || dumb.output.contains("😔"), "\(dumb.output)")
+        #expect(!dumb.output.contains("\u{1B}["), "\(dumb.output)")
+    }
+
     // MARK: - Failures
 
     @Test("Offline with nothing stored exits 66 with a one-line reason")

@@ -38,7 +38,8 @@ struct HistoryCommand: AsyncParsableCommand {
             }
             var text = ""
             for entry in try await store.searchHistory(limit: TweetService.Options().historyLimit) {
-                text += "\(entry.username)\t\(TweetDate.iso8601String(entry.searchedAt))\n"
+                // A database may come from anywhere (a shared snapshot): its names are printed safe.
+                text += "\(TerminalText.oneLine(entry.username))\t\(TweetDate.iso8601String(entry.searchedAt))\n"
             }
             try StandardStreams.write(text)
         }

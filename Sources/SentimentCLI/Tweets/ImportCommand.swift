@@ -48,7 +48,7 @@ struct ImportCommand: AsyncParsableCommand {
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one archive folder or file") }
         guard paths.count(where: { $0 == "-" }) <= 1 else { throw ValidationError("standard input ('-') can be read once") }
-        if let user, !User.isValidUsername(user) { throw ValidationError("not a username: \(user)") }
+        if let user, !User.isValidUsername(user) { throw ValidationError("not a username: \(TerminalText.oneLine(user))") }
     }
 
     func run() async throws {
@@ -79,7 +79,7 @@ struct ImportCommand: AsyncParsableCommand {
                 summary = try await database.reportingFailures {
                     try await service.importArchive(contents, owner: user) { progress in
                         guard showsProgress else { return }
-                        writeToStandardError("\r\u{1B}[K\(path): \(progress.phase.rawValue) \(progress.completed)/\(progress.total)")
+                        writeToStandardError("\r\u{1B}[K\(TerminalText.oneLine(path)): \(progress.phase.rawValue) \(progress.completed)/\(progress.total)")
                     }
                 }
             } catch TweetServiceError.ownerRequired {
@@ -120,7 +120,7 @@ struct ImportCommand: AsyncParsableCommand {
             skipped += summary.issues.count
             let users = TerminalText.oneLine(summary.users.map { "@" + $0.username }.joined(separator: ", "))
             writeToStandardError("""
-                \(path): \(count(summary.tweetsRead, "tweet")) read, \
+                \(TerminalText.oneLine(path)): \(count(summary.tweetsRead, "tweet")) read, \
                 \(some(summary.tweetsRepeated, "repeated"))\(summary.tweetsAdded) new, \
                 \(some(summary.tweetsUpdated, "updated"))\
                 \(some(summary.tweetsReassigned, "moved from an earlier --user"))\

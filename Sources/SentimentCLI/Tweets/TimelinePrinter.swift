@@ -10,7 +10,7 @@ struct TimelinePrinter {
     }
 
     let format: Format
-    /// 24-bit ANSI colours (a terminal without `NO_COLOR`).
+    /// 24-bit ANSI colours (a terminal, not `TERM=dumb`, without `NO_COLOR`).
     let color: Bool
 
     private let encoder: JSONEncoder = {
@@ -36,7 +36,7 @@ struct TimelinePrinter {
     func line(_ tweet: ClassifiedTweet) throws -> String {
         switch format {
         case .jsonl:
-            return String(decoding: try encoder.encode(tweet), as: UTF8.self) + "\n"
+            return TerminalText.escapingJSON(String(decoding: try encoder.encode(tweet), as: UTF8.self)) + "\n"
         case .pretty:
             let date = dateFormatter.string(from: tweet.tweet.createdAt)
             let text = oneLine(tweet.tweet.text)

@@ -21,7 +21,7 @@ struct TweetsCommand: AsyncParsableCommand {
 
             Pretty output shows 😃 happy, 😐 neutral, 😔 sad, or 🌐 for a language \
             the model does not support, a date, and the text in the theme's colour \
-            (24-bit colour on a terminal; plain when piped or NO_COLOR is set). \
+            (24-bit colour on a terminal; plain when piped, with TERM=dumb or with NO_COLOR set). \
             jsonl prints one object per tweet: id, author_id, text, created_at, \
             lang, label, probabilities, score, language, mood, theme (name, emoji, \
             color as #RRGGBB, or null) and model_id; label and theme are null \
@@ -72,7 +72,7 @@ struct TweetsCommand: AsyncParsableCommand {
     @OptionGroup var modelOptions: ModelOptions
 
     func validate() throws {
-        guard User.isValidUsername(username) else { throw ValidationError("not a username: \(username)") }
+        guard User.isValidUsername(username) else { throw ValidationError("not a username: \(TerminalText.oneLine(username))") }
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
         guard (0...10).contains(retries) else { throw ValidationError("--retries must be between 0 and 10") }
         if offline, archive != nil { throw ValidationError("--offline and --archive cannot be combined") }

@@ -100,7 +100,10 @@ struct UnavailableSource: TweetSource {
     }
 }
 
-/// Whether standard output should get colours: a terminal, and `NO_COLOR` unset or empty.
+/// Whether standard output should get colours: a terminal that is not
+/// `TERM=dumb` (Emacs's shell buffer, which prints escapes as they are), and
+/// `NO_COLOR` unset or empty.
 func standardOutputWantsColor() -> Bool {
-    isatty(STDOUT_FILENO) == 1 && (ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty
+    let environment = ProcessInfo.processInfo.environment
+    return isatty(STDOUT_FILENO) == 1 && environment["TERM"] != "dumb" && (environment["NO_COLOR"] ?? "").isEmpty
 }
