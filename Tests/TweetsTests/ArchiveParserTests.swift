@@ -207,6 +207,20 @@ struct ArchiveParserTests {
         ])
     }
 
+    @Test("A file in UTF-16 with a byte order mark (Windows Notepad's \"Unicode\") is read whole, little- or big-endian", arguments: [true, false])
+    func utf16WithByteOrderMarkIsRead(littleEndian: Bool) {
+        let text = #"{"id_str":"5","full_text":"café 😀","created_at":"Wed Oct 10 20:19:24 +0000 2018","user":{"id_str":"9","screen_name":"nine"}}"#
+            + "\r\n" + #"{"id_str":"6","full_text":"second","created_at":"Wed Oct 10 20:20:24 +0000 2018","user":{"id_str":"9","screen_name":"nine"}}"#
+        var data = Data(littleEndian ? [0xFF, 0xFE] : [0xFE, 0xFF])
+        for unit in text.utf16 {
+            data += littleEndian ? [UInt8(unit & 0xFF), UInt8(unit >> 8)] : [UInt8(unit >> 8), UInt8(unit & 0xFF)]
+        }
+        let contents = ArchiveParser.parse(data, file: "dump.jsonl")
+        #expect(contents.issues.isEmpty, "\(contents.issues)")
+        #expect(contents.tweets.map(\.id) == ["6", "5"])
+        #expect(contents.tweets.last?.text == "café 😀")
+    }
+
     @Test("An emoji cut in half (a lone surrogate escape) reads as U+FFFD, in JSON Lines and in an archive file, not as a malformed entry")
     func loneSurrogateIsKept() {
         let line = #"{"id_str":"5","full_text":"so happy \ud83d","created_at":"Wed Oct 10 20:19:24 +0000 2018","lang":"en"}"#

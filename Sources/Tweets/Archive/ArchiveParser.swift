@@ -25,7 +25,8 @@ import Sentiment
 /// other entries are kept. Text is unescaped (`&amp;` → `&`) as X escapes it;
 /// an escape of half a surrogate pair (`\uD83D` alone: an emoji cut in two)
 /// is read as U+FFFD, not as a malformed entry (`LoneSurrogateEscapes`), and
-/// so are bytes that are not UTF-8.
+/// so are bytes that are not UTF-8. A file that starts with a UTF-16 byte
+/// order mark is read as UTF-16.
 public enum ArchiveParser {
     /// Reads a folder or a file.
     ///
@@ -201,7 +202,9 @@ public enum ArchiveParser {
         /// UTF-8 (a Latin-1 "café") read as U+FFFD, as `classify` reads them,
         /// instead of making their entries invalid JSON.
         mutating func addFile(_ data: Data) {
-            var bytes = [UInt8](data)
+            // UTF-16 with a byte order mark (Windows Notepad's "Unicode",
+            // PowerShell's `>`) is read as its text, as `classify` reads it.
+            var bytes = UTF16Transcoder.utf8(ofMarked: data) ?? [UInt8](data)
             if String(validating: bytes, as: UTF8.self) == nil {
                 bytes = Array(String(decoding: bytes, as: UTF8.self).utf8)
             }
