@@ -29,11 +29,16 @@ package struct UTF16Transcoder: Sendable {
         var start = bytes.makeIterator()
         guard let first = start.next(), let second = start.next(), let order = byteOrder(marked: first, second) else { return nil }
         var transcoder = UTF16Transcoder(order)
-        var output = [UInt8]()
-        output.reserveCapacity(bytes.count + bytes.count / 2)
-        transcoder.append(bytes.dropFirst(2), to: &output)
-        transcoder.finish(to: &output)
-        return output
+        let text = bytes.dropFirst(2)
+        return text.withContiguousStorageIfAvailable { transcoder.utf8(ofAll: UnsafeRawBufferPointer($0)) }
+            ?? Array(text).withUnsafeBytes { transcoder.utf8(ofAll: $0) }
+    }
+
+    /// The most bytes that `append(_:into:)` writes for a piece of
+    /// `byteCount` bytes: 3 for each code unit the piece ends, and 1 for half
+    /// a surrogate pair the piece before left.
+    package static func maxUTF8Count(appending byteCount: Int) -> Int {
+        (byteCount / 2 + 1) * 3 + 1
     }
 
     private let order: ByteOrder
@@ -47,48 +52,114 @@ package struct UTF16Transcoder: Sendable {
         self.order = order
     }
 
-    /// Appends the UTF-8 of the next piece of the input to `output`.
-    package mutating func append(_ bytes: some Sequence<UInt8>, to output: inout [UInt8]) {
-        for byte in bytes {
-            guard let first = oddByte else {
-                oddByte = byte
-                continue
-            }
-            oddByte = nil
-            let unit = order == .littleEndian ? UInt16(byte) << 8 | UInt16(first) : UInt16(first) << 8 | UInt16(byte)
-            append(unit: unit, to: &output)
+    /// Writes the UTF-8 of the next piece of the input at `output`, which has
+    /// room for `maxUTF8Count(appending: bytes.count)` bytes; returns how many
+    /// it wrote.
+    package mutating func append(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableRawPointer) -> Int {
+        switch order {
+        case .littleEndian: append(bytes, into: output, bigEndian: false)
+        case .bigEndian: append(bytes, into: output, bigEndian: true)
         }
     }
 
-    /// Appends what the input's end leaves: half a surrogate pair or an odd
-    /// byte, as 0xFF.
-    package mutating func finish(to output: inout [UInt8]) {
-        if highSurrogate != nil { output.append(0xFF) }
-        if oddByte != nil { output.append(0xFF) }
+    /// Writes what the input's end leaves at `output`, which has room for 2
+    /// bytes: half a surrogate pair or an odd byte, as 0xFF; returns how many
+    /// bytes it wrote.
+    package mutating func finish(into output: UnsafeMutableRawPointer) -> Int {
+        var count = 0
+        if highSurrogate != nil {
+            output.storeBytes(of: 0xFF, as: UInt8.self)
+            count += 1
+        }
+        if oddByte != nil {
+            output.storeBytes(of: 0xFF, toByteOffset: count, as: UInt8.self)
+            count += 1
+        }
         highSurrogate = nil
         oddByte = nil
+        return count
     }
 
-    private mutating func append(unit: UInt16, to output: inout [UInt8]) {
-        if let high = highSurrogate {
-            highSurrogate = nil
-            if UTF16.isTrailSurrogate(unit) {
-                encode(0x10000 + (UInt32(high - 0xD800) << 10 | UInt32(unit - 0xDC00)), to: &output)
-                return
+    /// The UTF-8 of `bytes`, the whole input after its mark.
+    private mutating func utf8(ofAll bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: Self.maxUTF8Count(appending: bytes.count) + 2) { buffer, count in
+            let output = UnsafeMutableRawPointer(buffer.baseAddress!)
+            count = append(bytes, into: output)
+            count += finish(into: output + count)
+        }
+    }
+
+    /// `append(_:into:)` for one byte order, so that the loop tests none.
+    @inline(__always)
+    private mutating func append(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableRawPointer, bigEndian: Bool) -> Int {
+        guard let input = bytes.baseAddress, bytes.count > 0 else { return 0 }
+        var high = highSurrogate ?? 0
+        var read = 0
+        var written = 0
+        if let first = oddByte {
+            let second = input.load(as: UInt8.self)
+            let unit = bigEndian ? UInt16(first) << 8 | UInt16(second) : UInt16(second) << 8 | UInt16(first)
+            written = Self.write(unit, after: &high, at: output)
+            read = 1
+            oddByte = nil
+        }
+        while bytes.count - read >= 2 {
+            // Four ASCII code units at a time, as most tweets are.
+            if high == 0 && bytes.count - read >= 8 {
+                let four = input.loadUnaligned(fromByteOffset: read, as: UInt64.self)
+                let units = bigEndian ? UInt64(bigEndian: four) : UInt64(littleEndian: four)
+                if units & 0xFF80_FF80_FF80_FF80 == 0 {
+                    let ascii = UInt32(truncatingIfNeeded: units & 0x7F | units >> 8 & 0x7F00 | units >> 16 & 0x7F_0000 | units >> 24 & 0x7F00_0000)
+                    output.storeBytes(of: bigEndian ? ascii.bigEndian : ascii.littleEndian, toByteOffset: written, as: UInt32.self)
+                    read += 8
+                    written += 4
+                    continue
+                }
             }
-            output.append(0xFF)
+            let two = input.loadUnaligned(fromByteOffset: read, as: UInt16.self)
+            written += Self.write(bigEndian ? UInt16(bigEndian: two) : UInt16(littleEndian: two), after: &high, at: output + written)
+            read += 2
+        }
+        if read < bytes.count { oddByte = input.load(fromByteOffset: read, as: UInt8.self) }
+        highSurrogate = high == 0 ? nil : high
+        return written
+    }
+
+    /// Writes the UTF-8 of `unit` at `output`, `high` being the high
+    /// surrogate before it that waits for its low half (else 0); returns how
+    /// many bytes it wrote (at most 4).
+    @inline(__always)
+    private static func write(_ unit: UInt16, after high: inout UInt16, at output: UnsafeMutableRawPointer) -> Int {
+        var count = 0
+        if high != 0 {
+            let lead = high
+            high = 0
+            if UTF16.isTrailSurrogate(unit) {
+                return encode(0x10000 + (UInt32(lead - 0xD800) << 10 | UInt32(unit - 0xDC00)), at: output)
+            }
+            output.storeBytes(of: 0xFF, as: UInt8.self)
+            count = 1
         }
         if UTF16.isLeadSurrogate(unit) {
-            highSurrogate = unit
+            high = unit
         } else if UTF16.isTrailSurrogate(unit) {
-            output.append(0xFF)
+            output.storeBytes(of: 0xFF, toByteOffset: count, as: UInt8.self)
+            count += 1
         } else {
-            encode(UInt32(unit), to: &output)
+            count += encode(UInt32(unit), at: output + count)
         }
+        return count
     }
 
-    /// Appends the UTF-8 of `scalar`, a code point that is no surrogate.
-    private func encode(_ scalar: UInt32, to output: inout [UInt8]) {
-        UTF8.encode(Unicode.Scalar(scalar)!) { output.append($0) }
+    /// Writes the UTF-8 of `scalar`, a code point that is no surrogate, at
+    /// `output`; returns how many bytes it wrote.
+    @inline(__always)
+    private static func encode(_ scalar: UInt32, at output: UnsafeMutableRawPointer) -> Int {
+        var count = 0
+        UTF8.encode(Unicode.Scalar(scalar)!) { byte in
+            output.storeBytes(of: byte, toByteOffset: count, as: UInt8.self)
+            count += 1
+        }
+        return count
     }
 }

@@ -72,9 +72,8 @@ final class LineReader {
     private var sniffing = false
     /// The current input is UTF-16: its bytes are made UTF-8 before they are cut into lines.
     private var utf16: UTF16Transcoder?
-    /// A UTF-16 input's block as read, and as UTF-8.
+    /// A UTF-16 input's block as read.
     private var rawBlock = [UInt8]()
-    private var transcoded = [UInt8]()
 
     init(inputs: [Input], maxLineLength: Int = 1 << 20, blockSize: Int = 1 << 20, maxLines: Int = 4096,
          tooLongPrefix: Int = 1 << 16) {
@@ -180,9 +179,9 @@ final class LineReader {
             if n == 0 {
                 // End of this input: its last line ends here.
                 if var transcoder = utf16 {
-                    transcoded.removeAll(keepingCapacity: true)
-                    transcoder.finish(to: &transcoded)
-                    transcoded.withUnsafeBytes { input.append($0) }
+                    input.reserve(2)
+                    let written = transcoder.finish(into: input.base + input.count)
+                    input.count += written
                     utf16 = nil
                 }
                 if skipping || input.count > lineStart {
@@ -237,10 +236,11 @@ final class LineReader {
     private func readUTF16(into input: ByteBuffer) -> Int {
         if rawBlock.count != blockSize { rawBlock = [UInt8](repeating: 0, count: blockSize) }
         let n = rawBlock.withUnsafeMutableBytes { read(fd, $0.baseAddress, blockSize) }
-        guard n > 0 else { return n }
-        transcoded.removeAll(keepingCapacity: true)
-        utf16?.append(rawBlock[..<n], to: &transcoded)
-        transcoded.withUnsafeBytes { input.append($0) }
+        guard n > 0, var transcoder = utf16 else { return n }
+        input.reserve(UTF16Transcoder.maxUTF8Count(appending: n))
+        let written = rawBlock.withUnsafeBytes { transcoder.append(UnsafeRawBufferPointer(rebasing: $0[..<n]), into: input.base + input.count) }
+        input.count += written
+        utf16 = transcoder
         return n
     }
 
