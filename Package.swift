@@ -161,7 +161,12 @@ let package = Package(
         ),
         .testTarget(
             name: "SentimentTests",
-            dependencies: ["Sentiment"],
+            // Every module a target imports is listed, CTokenizer too, though
+            // Sentiment brings it: SwiftPM recompiles a target when a module it
+            // lists changes, and only then (a struct of ctk.h or Sentiment that
+            // grows a field, a private one included, changes a layout the
+            // target's code holds compiled in). See TweetsTests.
+            dependencies: ["Sentiment", "CTokenizer"],
             exclude: ["Fixtures"],  // read by path, beside the tests
             swiftSettings: swiftSettings
         ),
@@ -169,6 +174,11 @@ let package = Package(
             name: "TweetsTests",
             dependencies: [
                 "Tweets",
+                // Imported, so listed, though Tweets brings it: unlisted, an
+                // incremental build did not recompile RealModelTests when a
+                // private field grew SentimentModel (LanguageDetector's phrases,
+                // 848 bytes to 864), and the test crashed reading its model.
+                "Sentiment",
                 // Log lines kept in memory, to read what was logged.
                 .product(name: "InMemoryLogging", package: "swift-log"),
                 // A store file made as an older build left it.
