@@ -145,6 +145,8 @@ struct ConnectionTests {
             #expect(date.wholeMatch(of: #/[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT/#) != nil, "\(date)")
             let metrics = try await server.request(.GET, "/metrics").text
             #expect(metrics.contains(#"http_requests_total{route="MalformedRequest",method="-",status="400"} 1"#), "\(metrics)")
+            // Counted, not timed: no duration series that would stay at `_count 0`.
+            #expect(!metrics.contains(#"http_request_duration_seconds_count{route="MalformedRequest""#), "\(metrics)")
         }
     }
 

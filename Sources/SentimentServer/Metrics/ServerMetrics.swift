@@ -26,7 +26,7 @@ public final class ServerMetrics: Sendable {
     /// The registry `/metrics` reads.
     public let registry: PrometheusCollectorRegistry
     private let factory: PrometheusMetricsFactory
-    private let requestMetrics = NIOLockedValueBox<[RequestKey: (CoreMetrics.Counter, CoreMetrics.Timer)]>([:])
+    private let requestMetrics = NIOLockedValueBox<[RequestKey: (CoreMetrics.Counter, CoreMetrics.Timer?)]>([:])
     private let failureCounters = NIOLockedValueBox<[String: CoreMetrics.Counter]>([:])
     private let upstreamCounters = NIOLockedValueBox<[String: CoreMetrics.Counter]>([:])
     private let classifiedCounters = NIOLockedValueBox<[String: CoreMetrics.Counter]>([:])
@@ -62,25 +62,28 @@ public final class ServerMetrics: Sendable {
 
     /// Records one answered request.
     func recordRequest(route: String, method: String, status: Int, duration: Duration) {
-        let (counter, timer) = requestMetrics(route: route, method: method, status: status)
+        let (counter, timer) = requestMetrics(route: route, method: method, status: status, timed: true)
         counter.increment()
         let (seconds, attoseconds) = duration.components
-        timer.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        timer?.recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 
-    /// Records a request the HTTP parser refused (answered before any route,
-    /// untimed): route `MalformedRequest`, method `-` (it may not have one).
+    /// Records a request the HTTP parser refused (answered before any route):
+    /// route `MalformedRequest`, method `-` (it may not have one). It is
+    /// counted but not timed, so it has no `http_request_duration_seconds`
+    /// series (one would stay at `_count 0` beside a count that grows).
     func recordMalformedRequest(status: Int) {
-        requestMetrics(route: "MalformedRequest", method: "-", status: status).counter.increment()
+        requestMetrics(route: "MalformedRequest", method: "-", status: status, timed: false).counter.increment()
     }
 
-    private func requestMetrics(route: String, method: String, status: Int) -> (counter: CoreMetrics.Counter, timer: CoreMetrics.Timer) {
+    private func requestMetrics(route: String, method: String, status: Int, timed: Bool)
+        -> (counter: CoreMetrics.Counter, timer: CoreMetrics.Timer?) {
         let key = RequestKey(route: route, method: method, status: status)
         return requestMetrics.withLockedValue { cache in
             if let found = cache[key] { return found }
             let dimensions = [("route", route), ("method", method), ("status", String(status))]
             let made = (CoreMetrics.Counter(label: "http_requests_total", dimensions: dimensions, factory: factory),
-                        CoreMetrics.Timer(label: "http_request_duration_seconds", dimensions: dimensions, factory: factory))
+                        timed ? CoreMetrics.Timer(label: "http_request_duration_seconds", dimensions: dimensions, factory: factory) : nil)
             cache[key] = made
             return made
         }
