@@ -31,6 +31,7 @@ public enum Server {
         logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) async throws {
+        let cancelled = NIOLockedValueBox(false)
         do {
             let store = try openStore(configuration: configuration, logger: logger)
             try await HTTPClient.withHTTPClient(configuration: XAPIClient.httpConfiguration) { http in
@@ -44,7 +45,8 @@ public enum Server {
                                                    await onServerRunning(port)
                                                })
                 do {
-                    try await serviceGroup(running: app, configuration: configuration, logger: logger).run()
+                    try await serviceGroup(running: app, configuration: configuration, handlingSignals: true,
+                                           logger: logger, cancelled: cancelled).run()
                 } catch let error as IOError where !listening.withLockedValue({ $0 }) {
                     // Before the server listens, the only system call that fails is the bind.
                     throw ListenError(host: configuration.host, port: configuration.port, errno: error.errnoCode)
@@ -56,7 +58,8 @@ public enum Server {
             }
             try store.close()
         }
-        logger.notice("stopped: requests finished, database closed", metadata: ["db": "\(configuration.databasePath)"])
+        let requests = cancelled.withLockedValue { $0 } ? "requests past the shutdown timeout cancelled" : "requests finished"
+        logger.notice("stopped: \(requests), database closed", metadata: ["db": "\(configuration.databasePath)"])
     }
 
     /// The tweet database for `configuration`: written as usual, or, when the
@@ -90,14 +93,31 @@ public enum Server {
     /// SIGINT when `handlingSignals`, or by `triggerGracefulShutdown()` — waits
     /// at most ``ServerConfiguration/shutdownTimeout`` for the requests in
     /// flight, then cancels them.
+    ///
+    /// Requests cancelled that way are logged as a warning.
     public static func serviceGroup(
         running app: some Service,
         configuration: ServerConfiguration,
         handlingSignals: Bool = true,
         logger: Logger
     ) -> ServiceGroup {
+        serviceGroup(running: app, configuration: configuration, handlingSignals: handlingSignals, logger: logger,
+                     cancelled: NIOLockedValueBox(false))
+    }
+
+    /// ``serviceGroup(running:configuration:handlingSignals:logger:)``, setting
+    /// `cancelled` when the shutdown timeout cancels the requests in flight.
+    static func serviceGroup(
+        running app: some Service,
+        configuration: ServerConfiguration,
+        handlingSignals: Bool,
+        logger: Logger,
+        cancelled: NIOLockedValueBox<Bool>
+    ) -> ServiceGroup {
+        let watched = ShutdownWatch(wrapped: app, timeout: configuration.shutdownTimeout, logger: logger,
+                                    cancelled: cancelled)
         var group = ServiceGroupConfiguration(
-            services: [app], gracefulShutdownSignals: handlingSignals ? [.sigterm, .sigint] : [], logger: logger)
+            services: [watched], gracefulShutdownSignals: handlingSignals ? [.sigterm, .sigint] : [], logger: logger)
         group.maximumGracefulShutdownDuration = configuration.shutdownTimeout
         return ServiceGroup(configuration: group)
     }

@@ -1,4 +1,5 @@
 import Foundation
+import InMemoryLogging
 import Testing
 @testable import SentimentServer
 
@@ -218,11 +219,12 @@ struct ConnectionTests {
         }
     }
 
-    @Test("A graceful shutdown waits for a stalled request at most the shutdown timeout")
+    @Test("A graceful shutdown waits for a stalled request at most the shutdown timeout, and warns that it cancelled it")
     func shutdownWaitIsBounded() async throws {
         let clock = ContinuousClock()
+        let logs = InMemoryLogHandler()
         // Timed from the shutdown, not the start: a loaded machine may be slow to start a server.
-        let (closed, shutdownAt) = try await TestServer.with(configure: {
+        let (closed, shutdownAt) = try await TestServer.with(logger: recordingLogger(logs), configure: {
             $0.idleTimeout = .seconds(120)
             $0.shutdownTimeout = .milliseconds(500)
         }) { server in
@@ -236,5 +238,18 @@ struct ConnectionTests {
         }
         #expect(closed, "the stalled request kept the server open")
         #expect(clock.now - shutdownAt < .seconds(20))
+        let warnings = logs.entries.filter { $0.level == .warning && "\($0.message)".contains("cancelled") }
+        #expect(warnings.count == 1, "\(logs.entries.map { "\($0.level) \($0.message)" })")
+    }
+
+    @Test("A graceful shutdown with no request in flight warns of nothing cancelled")
+    func quietShutdownCancelsNothing() async throws {
+        let logs = InMemoryLogHandler()
+        try await TestServer.with(logger: recordingLogger(logs)) { server in
+            let answer = try await server.request(.GET, "/healthz")
+            #expect(answer.status == 200)
+        }
+        let entries = logs.entries.map { "\($0.level) \($0.message)" }
+        #expect(!entries.contains { $0.contains("cancelled") }, "\(entries)")
     }
 }
