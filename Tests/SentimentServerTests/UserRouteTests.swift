@@ -44,6 +44,28 @@ struct UserRouteTests {
         }
     }
 
+    @Test("A search query whose escapes decode to bytes that are not UTF-8 is a 400, and a lone % is kept as typed")
+    func searchQueryMustDecodeToUTF8() async throws {
+        try await TestServer.with(seed: importSunnydays) { server in
+            for query in ["%FF", "sunny%C3", "%ED%A0%80"] {
+                let answer = try await server.request(.GET, "/v1/users?query=\(query)")
+                #expect(answer.status == 400, "\(query)")
+                let problem = try answer.object()
+                #expect(problem["code"] as? String == "invalid-parameter", "\(problem)")
+                #expect((problem["detail"] as? String)?.contains("not UTF-8") == true, "\(problem)")
+                try OpenAPIDocument.shared.validate(answer, path: "/v1/users", method: "get")
+            }
+            // A % without two hexadecimal digits after it is not an escape; the escapes beside it still are.
+            // Sent raw: an HTTP client escapes such a % itself.
+            for (query, read) in [("100%25+sunny%C3%A9%", "100% sunnyé%"), ("sun%zz", "sun%zz")] {
+                let (response, body) = try await server.rawAnswer(
+                    to: "GET /v1/users?query=\(query) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+                #expect(response.status == 200, "\(query)")
+                #expect(body["query"] as? String == read)
+            }
+        }
+    }
+
     @Test("A limit outside 1–50 is a 400")
     func searchLimitIsChecked() async throws {
         try await TestServer.with { server in

@@ -24,7 +24,7 @@ struct UserRoutes {
     /// users whose username or name starts with the query, then the searched
     /// usernames that start with it (all of them for an empty query), most recent first.
     func search(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        let query = request.formQueryParameter("query") ?? ""
+        let query = try request.formQueryParameter("query") ?? ""
         // Code points, as openapi.json's `maxLength` counts them (JSON Schema),
         // not grapheme clusters: "e" and a combining accent are two.
         let length = query.unicodeScalars.count
