@@ -80,10 +80,14 @@ public struct SentimentModel: Sendable {
 
     /// The SHA-256 (hex) of everything in a manifest that decides predictions.
     ///
-    /// - Parameter emojiFacesRevision: the tokenizer's emoji-faces table
-    ///   revision (`CTK_EMOJI_FACES_REVISION`), part of the id of a model that
-    ///   reads emoji as emoticons.
-    static func fingerprint(_ manifest: ModelManifest, emojiFacesRevision: Int = Int(CTK_EMOJI_FACES_REVISION)) -> String {
+    /// - Parameters:
+    ///   - emojiFacesRevision: the tokenizer's emoji-faces table revision
+    ///     (`CTK_EMOJI_FACES_REVISION`), part of the id of a model that reads
+    ///     emoji as emoticons.
+    ///   - languageRevision: the language test's revision
+    ///     (`LanguageDetector.revision`), part of every model's id.
+    static func fingerprint(_ manifest: ModelManifest, emojiFacesRevision: Int = Int(CTK_EMOJI_FACES_REVISION),
+                            languageRevision: Int = LanguageDetector.revision) -> String {
         let f = manifest.features, d = manifest.decision
         let parts: [String] = [
             manifest.weights.sha256.lowercased(),
@@ -107,6 +111,10 @@ public struct SentimentModel: Sendable {
         // table (revision 1) adds nothing, so the ids from before it stay.
         + (f.tokenizerOptions & UInt32(CTK_OPT_EMOJI_FACES) != 0 && emojiFacesRevision > 1
             ? ["emoji faces revision \(emojiFacesRevision)"] : [])
+        // The language test's revision: a verdict made anew changes what a
+        // prediction's `language` says. Revision 1 adds nothing, so the ids
+        // from before it stay.
+        + (languageRevision > 1 ? ["language test revision \(languageRevision)"] : [])
         return SHA256.hash(data: Data(parts.joined(separator: "\n").utf8)).map { String(format: "%02x", $0) }.joined()
     }
 

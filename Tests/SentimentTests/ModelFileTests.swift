@@ -41,7 +41,7 @@ struct ModelFileTests {
         var manifest = model.manifest
         manifest.features.contrastWords.toggle()
         #expect(SentimentModel(manifest: manifest, weights: model.weights, directory: nil).id != model.id)
-        #expect(try SentimentModel.loadDefault().id == "default@1.0.0+0fb5f446")
+        #expect(try SentimentModel.loadDefault().id == "default@1.0.0+453dac7e")
     }
 
     @Test("The model id names the emoji-faces table's revision when the model reads emoji as emoticons, and only then")
@@ -53,6 +53,16 @@ struct ModelFileTests {
         #expect(SentimentModel.fingerprint(manifest, emojiFacesRevision: 1) != current)
         manifest.features.tokenizerOptions &= ~UInt32(CTK_OPT_EMOJI_FACES)
         #expect(SentimentModel.fingerprint(manifest, emojiFacesRevision: 3) == SentimentModel.fingerprint(manifest, emojiFacesRevision: 2))
+    }
+
+    @Test("The model id names the language test's revision, so a cached language verdict made by older rules is not taken for the current one")
+    func idFollowsLanguageRevision() throws {
+        let model = try SentimentModel.loadDefault()
+        // The shipped weights were published as 0fb5f446 under the rules before revision 2.
+        #expect(SentimentModel.fingerprint(model.manifest, languageRevision: 1).hasPrefix("0fb5f446"))
+        #expect(!model.id.hasSuffix("+0fb5f446"))
+        #expect(SentimentModel.fingerprint(model.manifest, languageRevision: LanguageDetector.revision + 1)
+            != SentimentModel.fingerprint(model.manifest))
     }
 
     // MARK: Failures name the file

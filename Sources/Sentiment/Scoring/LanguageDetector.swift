@@ -51,6 +51,14 @@ import CTokenizer
 /// Spanish, French, and Hindi, Tagalog and Urdu in Latin letters); another,
 /// naming "Las Vegas" three times, is kept English by step 4.
 struct LanguageDetector: Sendable {
+    /// The revision of these rules, part of every model's id
+    /// (`SentimentModel.fingerprint`): a prediction's `language` is part of
+    /// what the id promises, so **raise it whenever a change here changes a
+    /// verdict**, or classifications cached under the id keep the old
+    /// verdict. Revision 1 adds nothing, so the ids from before it stay;
+    /// revision 2 is step 4's loan phrases (75690cf).
+    static let revision = 2
+
     /// Foreign stopwords needed before a Latin-script text is called foreign.
     static let minimumForeignHits = 2
 
