@@ -19,6 +19,8 @@
  *   - a digit mouth (":3") must not follow a word character, nor be followed
  *     by "-" and a digit: it is part of the word or score ("Ep:3",
  *     "score:3-2"); a letter before any other mouth is fine ("great:)");
+ *   - a heart must not follow a digit: "1<3" is a comparison or a score
+ *     ("lost 1<3-2"), unless the digit ends an emoticon ("<3<3" is two);
  *   - x faces, "=" eyes and kaomoji with letters must not follow a word
  *     character (so the "x" inside a word is never an emoticon);
  *   - times and ratios ("3:30", "16:9") are numbers: the scanner reads the
@@ -146,6 +148,7 @@ static size_t xface(const ctk_scanner *s, size_t i, char *out, size_t *out_len)
 
 static size_t heart(const ctk_scanner *s, size_t i, char *out, size_t *out_len)
 {
+    if (i > 0 && (ctk__ascii[s->src[i - 1]] & CTK_A_DIGIT) && s->emoticon_end != i) return 0; /* "1<3" */
     ctk_cursor c = { s, i };
     size_t k = 0;
     out[k++] = (char)next(&c); /* '<' */

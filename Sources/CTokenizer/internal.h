@@ -123,6 +123,8 @@ typedef struct ctk_scanner {
     bool text_full;          /* a write did not fit: count from now on, write nothing */
 
     bool in_negation;        /* inside a negation scope */
+    size_t emoticon_end;     /* where the last emoticon token ends (the "3" before
+                                the second heart of "<3<3" is not a number's) */
 
     /* Elongation filter over the code points of the token being written. */
     bool el_on;              /* shorten runs of 3+ letters to 2 */

@@ -676,6 +676,7 @@ static size_t emoticon(ctk_scanner *s, size_t i)
     size_t len = 0;
     size_t end = ctk__emoticon_match(s, i, text, &len);
     if (!end) return 0;
+    s->emoticon_end = end;
     return emit_literal(s, CTK_EMOTICON, 0, i, end, text, len);
 }
 
