@@ -17,8 +17,9 @@
  *     must not be followed by a word character ("Note:Don't", ":/path"),
  *     nor a slash mouth by another slash ("ftp://…");
  *   - a digit mouth (":3") must not follow a word character, nor be followed
- *     by "-" and a digit: it is part of the word or score ("Ep:3",
- *     "score:3-2"); a letter before any other mouth is fine ("great:)");
+ *     by a dash ("-", en dash "–", em dash "—") and a digit: it is part of the
+ *     word or score ("Ep:3", "score:3-2", "score :3–2"); a letter before any
+ *     other mouth is fine ("great:)");
  *   - a heart must not follow a digit: "1<3" is a comparison or a score
  *     ("lost 1<3-2"), unless the digit ends an emoticon ("<3<3" is two);
  *   - x faces, "=" eyes and kaomoji with letters must not follow a word
@@ -118,10 +119,11 @@ static size_t western(const ctk_scanner *s, size_t i, char *out, size_t *out_len
     uint32_t after = look(&c);
     if ((alnum_end || slash) && ctk__is_word_char(after)) return 0;
     if (slash && (after == '/' || after == '\\')) return 0;
-    if (m == '3' && after == '-') {
-        size_t len;
-        uint32_t digit = ctk__peek(s, c.pos + 1, &len);
-        if (digit != CTK_EOF && (ctk__uclass(digit) & CTK_U_DIGIT)) return 0; /* ":3-2" */
+    if (m == '3' && (after == '-' || after == 0x2013 || after == 0x2014)) {
+        size_t dash, len;
+        ctk__peek(s, c.pos, &dash);
+        uint32_t digit = ctk__peek(s, c.pos + dash, &len);
+        if (digit != CTK_EOF && (ctk__uclass(digit) & CTK_U_DIGIT)) return 0; /* ":3-2", ":3–2" */
     }
     *out_len = k;
     return end;
