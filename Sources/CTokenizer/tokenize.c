@@ -4,7 +4,8 @@
  * One left-to-right pass. At each token start the first byte picks a rule:
  *
  *   ASCII letter   URL (http:// https:// www.), emoticon (xD, T_T, o_O), word,
- *                  or a URL with no scheme when the word is a host ("bit.ly/…")
+ *                  or a URL with no scheme when the word is a host ("bit.ly/…",
+ *                  "NFL.com")
  *   ASCII digit    keycap emoji (1️⃣), number, or word when letters follow ("2nd")
  *   # * @          keycap, hashtag, mention, else punctuation (also ＃ ＠)
  *   ! ? . …        punctuation runs
@@ -593,6 +594,19 @@ static size_t url(ctk_scanner *s, size_t i)
     return url_rest(s, i, j);
 }
 
+/* Whether [p, p + len) is one of `count` top-level domains, in any case. */
+static bool tld_in(const char *const *tlds, size_t count, const uint8_t *p, size_t len)
+{
+    for (size_t k = 0; k < count; k++) {
+        size_t m = strlen(tlds[k]);
+        if (m != len) continue;
+        size_t c = 0;
+        while (c < m && (p[c] | 0x20) == (uint8_t)tlds[k][c]) c++;
+        if (c == m) return true;
+    }
+    return false;
+}
+
 /* Whether [p, p + len) is one of the top-level domains a link written without
  * a scheme is read by (bare_url): the common generic ones, a few countries',
  * and those of the link shorteners (bit.ly, youtu.be, goo.gl, t.co, amzn.to,
@@ -604,26 +618,38 @@ static bool is_link_tld(const uint8_t *p, size_t len)
         "ly", "be", "gl", "me", "co", "io", "tv", "fm", "am", "to", "in", "it", "gd", "mp", "tt",
         "us", "uk", "ca", "au", "de", "fr", "es", "nl", "eu", "jp", "ru",
     };
-    for (size_t k = 0; k < sizeof tlds / sizeof tlds[0]; k++) {
-        size_t m = strlen(tlds[k]);
-        if (m != len) continue;
-        size_t c = 0;
-        while (c < m && (p[c] | 0x20) == (uint8_t)tlds[k][c]) c++;
-        if (c == m) return true;
-    }
-    return false;
+    return tld_in(tlds, sizeof tlds / sizeof tlds[0], p, len);
+}
+
+/* Whether a host whose last label is [label, end) and the label before it
+ * [prev, label - 1) is a link with no '/' after it: the last label one of
+ * com net org edu gov io tv ly, or "uk" after "co" ("bbc.co.uk"). Fewer than
+ * is_link_tld's: "be", "in", "to", "me", "am", "it", "us" … also end English
+ * words run together at a dot ("will.be", "log.in", "go.to"). Any case. */
+static bool is_bare_link_tld(const uint8_t *src, size_t prev, size_t label, size_t end)
+{
+    static const char *const tlds[] = { "com", "net", "org", "edu", "gov", "io", "tv", "ly" };
+    static const char *const co[] = { "co" };
+    if (tld_in(tlds, sizeof tlds / sizeof tlds[0], src + label, end - label)) return true;
+    return end - label == 2 && (src[label] | 0x20) == 'u' && (src[label + 1] | 0x20) == 'k' &&
+           tld_in(co, 1, src + prev, label - 1 - prev);
 }
 
 /* A URL written without a scheme at the word that starts at `i`, or 0: a host
  * of ASCII letters, digits and hyphens in two or more dot-separated labels,
  * the last a known top-level domain (is_link_tld), then a '/' right away:
- * "bit.ly/abc", "pic.twitter.com/x". Not "e.g.", "U.S.", "hello.world",
- * "file.txt" nor "NFL.com" (no '/'); "www." without a '/' is url's. */
+ * "bit.ly/abc", "pic.twitter.com/x"; or, with no '/', a host whose top-level
+ * domain is in the shorter list of is_bare_link_tld, not right after an '@'
+ * or another label (an e-mail address's: "info@bbc.co.uk" holds no link,
+ * nor does its "co.uk") nor followed by a word character: "NFL.com",
+ * "bbc.co.uk", up to the host ("NFL.com," "NFL.com." end before the
+ * punctuation). Not "e.g.", "U.S.", "hello.world", "file.txt" nor "log.in";
+ * "www." links are url's. */
 static size_t bare_url(ctk_scanner *s, size_t i)
 {
     if (ctk__after_word(s, i)) return 0;
     const uint8_t *src = s->src;
-    size_t n = s->n, j = i, label;
+    size_t n = s->n, j = i, label, prev = i;
     /* A host name has at most 253 characters: a longer run of labels is none,
      * and stopping there keeps its words ("a-a-a-…", "a.a.a.…"), each of which
      * asks again, from taking quadratic time. */
@@ -633,12 +659,22 @@ static size_t bare_url(ctk_scanner *s, size_t i)
         label = j;
         while (j < end && ((ctk__ascii[src[j]] & CTK_A_ALNUM) || src[j] == '-')) j++;
         if (j == label || src[label] == '-' || src[j - 1] == '-') return 0;
-        if (j >= end || src[j] != '.') break;
+        /* A '.' with no label after it ends the host: "NFL.com." ends a sentence. */
+        if (j + 1 >= end || src[j] != '.' || !(ctk__ascii[src[j + 1]] & CTK_A_ALNUM)) break;
         dotted = true;
+        prev = label;
         j++;
     }
-    if (!dotted || j >= n || src[j] != '/' || !is_link_tld(src + label, j - label)) return 0;
-    return url_rest(s, i, j);
+    if (!dotted || !is_link_tld(src + label, j - label)) return 0;
+    if (j < n && src[j] == '/') return url_rest(s, i, j);
+    /* Not the rest of a host refused already: "me@gmail.com", "x@bbc.co.uk". */
+    if (i > 0 && (src[i - 1] == '@' || (src[i - 1] == '.' && i > 1 && (ctk__ascii[src[i - 2]] & CTK_A_ALNUM))))
+        return 0;
+    size_t len;
+    if ((j == end && end < n) || !is_bare_link_tld(src, prev, label, j) || ctk__is_word_char(ctk__peek(s, j, &len)) ||
+        (j < n && src[j] == '_'))
+        return 0;
+    return emit_literal(s, CTK_URL, 0, i, j, "<url>", 5);
 }
 
 /* "@" or "＠" (`sign` bytes) + [A-Za-z0-9_]+, not right after a word character

@@ -36,9 +36,10 @@ typedef enum ctk_kind {
     CTK_WORD = 1,
     /** Digits with inner separators: "3", "1,000", "3.14", "10:30". */
     CTK_NUMBER = 2,
-    /** A URL (http://…, https://…, www.…, or a host ending in a common
-     *  top-level domain followed by '/': "bit.ly/…", "pic.twitter.com/…"):
-     *  text is "<url>". */
+    /** A URL (http://…, https://…, www.…, a host ending in a common
+     *  top-level domain followed by '/': "bit.ly/…", "pic.twitter.com/…", or
+     *  a bare host ending in .com .net .org .edu .gov .io .tv .ly or .co.uk:
+     *  "NFL.com"): text is "<url>". */
     CTK_URL = 3,
     /** An @mention (or ＠mention, the full-width sign): text is "<user>". */
     CTK_USER = 4,
