@@ -166,6 +166,54 @@ struct StoreTests {
         }
     }
 
+    @Test("Another program's database, in either journal mode, is refused with its tables before anything is written to it, and is left as it was",
+          arguments: ["DELETE", "WAL"])
+    func foreignDatabase(journalMode: String) async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.path("notes.db")
+            let queue = try DatabaseQueue(path: path)
+            try await queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = \(journalMode)")
+                try db.execute(sql: "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)")
+                // A table named as one of ours made the migration fail after the file was changed.
+                try db.execute(sql: "CREATE TABLE user(id INTEGER PRIMARY KEY)")
+                try db.execute(sql: #"CREATE TABLE "two\#nlines"(id)"#)
+            }
+            try queue.close()
+            let before = try fileState(path)
+            let refusal = TweetStoreError.foreignDatabase(tables: ["notes", "two\nlines", "user"])
+            #expect(throws: refusal) { try TweetStore(path: path, logger: testLogger) }
+            #expect(try fileState(path) == before)
+            #expect(throws: refusal) { try TweetStore(readingPath: path, logger: testLogger) }
+            #expect(try fileState(path) == before)
+            #expect(refusal.description == #"it is another program's SQLite database (its tables: notes, two\nlines, user); "#
+                + "sentiment keeps tweets in a database of its own: choose another file")
+        }
+    }
+
+    @Test("An existing file with no table, empty or a database with none, is made this program's database")
+    func existingFileWithNoTable() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let empty = directory.path("empty.sqlite")
+            try Data().write(to: URL(fileURLWithPath: empty))
+            let tableless = directory.path("tableless.sqlite")
+            let queue = try DatabaseQueue(path: tableless)
+            try await queue.write { db in try db.execute(sql: "PRAGMA user_version = 7") }
+            try queue.close()
+            for path in [empty, tableless] {
+                let store = try TweetStore(path: path, logger: testLogger)
+                #expect(try await store.appliedMigrations() == TweetStore.migrationNames, "\(path)")
+                try store.close()
+            }
+        }
+    }
+
+    @Test("Listing a foreign database's tables names five and says how many more there are")
+    func foreignDatabaseListsFiveTables() {
+        let refusal = TweetStoreError.foreignDatabase(tables: (1...7).map { "t\($0)" })
+        #expect(refusal.description.contains("(its tables: t1, t2, t3, t4, t5 and 2 more);"), "\(refusal)")
+    }
+
     @Test("Closing the store releases it: later use throws, and the data is there on reopening")
     func close() async throws {
         try await withTemporaryDirectory { directory async throws in

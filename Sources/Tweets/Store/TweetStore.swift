@@ -35,7 +35,9 @@ public final class TweetStore: Sendable {
     ///   missing parent folder cannot be made; ``TweetStoreError/readOnly(_:)``
     ///   when the file exists and this process may not write it or its folder
     ///   (``canWrite(existingFileAt:)``; nothing is opened, so no SQL is in the
-    ///   reason); ``TweetStoreError/newerSchema(unknownMigrations:)``
+    ///   reason); ``TweetStoreError/foreignDatabase(tables:)`` when the file
+    ///   is another program's database (read-only, before anything is
+    ///   written to it); ``TweetStoreError/newerSchema(unknownMigrations:)``
     ///   when a newer version migrated the file (no migration runs and no
     ///   data is written); or
     ///   GRDB's `DatabaseError` when the file is not a database, a migration
@@ -58,7 +60,8 @@ public final class TweetStore: Sendable {
     ///
     /// - Throws: ``TweetStoreError/newerSchema(unknownMigrations:)`` or
     ///   ``TweetStoreError/olderSchema(pendingMigrations:)`` when the file's
-    ///   schema is not this version's; GRDB's `DatabaseError` when the file is
+    ///   schema is not this version's; ``TweetStoreError/foreignDatabase(tables:)``
+    ///   when it is another program's database; GRDB's `DatabaseError` when the file is
     ///   missing or not a database.
     public convenience init(readingPath path: String, logger: Logger = Logger(label: "swift-sentiment.tweets")) throws {
         try self.init(readingPath: path, logger: logger, busyTimeout: Self.busyTimeout)
@@ -75,7 +78,10 @@ public final class TweetStore: Sendable {
         pool = try Self.openReadOnly(path: path, configuration: configuration)
         let known = Set(Migrations.migrator.migrations)
         do {
-            let applied = try pool.read { db in try Migrations.migrator.appliedIdentifiers(db) }
+            let applied = try pool.read { db in
+                try Self.refuseForeignDatabase(db)
+                return try Migrations.migrator.appliedIdentifiers(db)
+            }
             let unknown = applied.subtracting(known)
             if !unknown.isEmpty { throw TweetStoreError.newerSchema(unknownMigrations: unknown.sorted()) }
             let pending = Migrations.migrator.migrations.filter { !applied.contains($0) }
@@ -160,8 +166,9 @@ public final class TweetStore: Sendable {
         }
         // Opening for writing runs SQL that writes (the journal mode, the
         // migrations): refuse with the reason, rather than with that SQL's failure.
-        if FileManager.default.fileExists(atPath: path), let reason = ReadOnlyReason(existingFileAt: path) {
-            throw TweetStoreError.readOnly(reason)
+        if FileManager.default.fileExists(atPath: path) {
+            if let reason = ReadOnlyReason(existingFileAt: path) { throw TweetStoreError.readOnly(reason) }
+            try Self.inspect(path: path, busyTimeout: busyTimeout)
         }
         var configuration = Configuration()
         configuration.label = "tweets"
@@ -218,6 +225,40 @@ public final class TweetStore: Sendable {
                 attempt += 1
             }
         }
+    }
+
+    /// Refuses the existing file at `path` before anything is written to it
+    /// when it is another program's database (``refuseForeignDatabase(_:)``),
+    /// read as ``init(readingPath:logger:)`` reads: nothing is written, and no
+    /// `-wal` or `-shm` is made. A file that a reader cannot read as it is (a
+    /// journal or `-shm` left by a crash, which only a writer recovers) is not
+    /// refused: opening it for writing does the rest.
+    private static func inspect(path: String, busyTimeout: TimeInterval) throws {
+        var configuration = Configuration()
+        configuration.label = "tweets-inspection"
+        configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
+        let reader: DatabasePool
+        do {
+            reader = try openReadOnly(path: path, configuration: configuration)
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_READONLY {
+            return
+        }
+        defer { try? reader.close() }
+        try reader.read { db in try refuseForeignDatabase(db) }
+    }
+
+    /// Throws ``TweetStoreError/foreignDatabase(tables:)`` when `db` has
+    /// tables but no `grdb_migrations`, which every file of this program has
+    /// from its first migration: another program's database, which the
+    /// migrations would change (and fail on, for a table named as one of
+    /// ours). A file with no table at all (empty, or new) is not refused.
+    static func refuseForeignDatabase(_ db: Database) throws {
+        guard try !db.tableExists("grdb_migrations") else { return }
+        let tables = try String.fetchAll(db, sql: #"""
+            SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name
+            """#)
+        if !tables.isEmpty { throw TweetStoreError.foreignDatabase(tables: tables) }
     }
 
     /// The system's one-line reason for a file-system error: "Permission
@@ -633,6 +674,9 @@ public enum TweetStoreError: Sendable, Hashable, DescribedError {
     /// in a folder it may not write (a shared or archived snapshot, a
     /// read-only mount).
     case readOnly(ReadOnlyReason)
+    /// The file is another program's SQLite database: it has these tables and
+    /// none of this program's migrations. It is left as it was.
+    case foreignDatabase(tables: [String])
 
     /// A one-line reason.
     public var description: String {
@@ -645,7 +689,16 @@ public enum TweetStoreError: Sendable, Hashable, DescribedError {
             "it was made by a newer version of sentiment (migration \(names.joined(separator: ", ")) unknown to this one)"
         case .cannotCreateFolder(let path, let reason):
             "its folder \(path) cannot be created: \(reason)"
+        case .foreignDatabase(let tables):
+            "it is another program's SQLite database (its tables: \(Self.list(tables))); "
+                + "sentiment keeps tweets in a database of its own: choose another file"
         }
+    }
+
+    /// The first names of `names`, escaped to stay on one line, and how many more there are.
+    private static func list(_ names: [String]) -> String {
+        let shown = names.prefix(5).map(\.escapingControlCharacters).joined(separator: ", ")
+        return names.count > 5 ? "\(shown) and \(names.count - 5) more" : shown
     }
 }
 

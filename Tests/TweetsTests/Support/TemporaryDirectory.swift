@@ -51,3 +51,17 @@ let testLogger: Logger = {
 
 /// A fixed instant for deterministic tests: 2024-05-01T12:00:00Z.
 let referenceDate = Date(timeIntervalSince1970: 1_714_564_800)
+
+/// A file's bytes and the names in its folder, to show that opening it changed
+/// nothing: no byte written, no `-wal`, `-shm` or journal left beside it.
+struct FileState: Equatable {
+    var bytes: Data
+    var folder: [String]
+}
+
+/// The ``FileState`` of the file at `path`.
+func fileState(_ path: String) throws -> FileState {
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    return FileState(bytes: try Data(contentsOf: URL(fileURLWithPath: path)),
+                     folder: try FileManager.default.contentsOfDirectory(atPath: folder).sorted())
+}
