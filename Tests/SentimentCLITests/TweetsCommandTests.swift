@@ -448,6 +448,21 @@ final class TweetsCommandTests {
                 "\(refused.stderr)")
     }
 
+    @Test("A new database in a folder its user may not write is refused in one line saying so, exit 73, and not made",
+          .enabled(if: permissionsBind, "root without setpriv writes whatever the permissions say"))
+    func newDatabaseInAFolderThatMayNotBeWritten() async throws {
+        let db = try freshDatabase()
+        let folder = URL(fileURLWithPath: db).deletingLastPathComponent().path
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
+        let refused = try await sentimentWithoutOverride(["import", archive, "--db", db])
+        #expect(refused.status == 73, "\(refused.stderr)")
+        // It was SQLite's "SQLite error 14: unable to open database file".
+        #expect(refused.stderr == "sentiment: cannot open the database \(db): it cannot be created (its folder \(folder) may not be written)\n",
+                "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: db))
+    }
+
     @Test("An archive that names its owner keeps it: a different --user is reported as not used and made no user")
     func importWithUnusedUser() async throws {
         let db = try freshDatabase()

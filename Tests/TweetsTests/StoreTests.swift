@@ -88,6 +88,20 @@ struct StoreTests {
         }
     }
 
+    @Test("A new file in a folder this user may not write is refused saying so, and not made",
+          .enabled(if: geteuid() != 0, "root writes whatever the permissions say; SentimentCLITests runs this case without that privilege"))
+    func newFileInAFolderThatMayNotBeWritten() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let folder = directory.path("read-only")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o555])
+            defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
+            let refusal = TweetStoreError.cannotCreateFile(.folder(path: folder))
+            #expect(throws: refusal) { try TweetStore(path: folder + "/tweets.sqlite", logger: testLogger) }
+            #expect(refusal.description == "it cannot be created (its folder \(folder) may not be written)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+        }
+    }
+
     @Test("Reopening a migrated file keeps its data")
     func reopen() async throws {
         try await withTemporaryDirectory { directory async throws in

@@ -23,7 +23,6 @@ public enum ReadOnlyReason: Sendable, Hashable, CustomStringConvertible {
     /// user's, or left with a read-only mode), and make files in its folder,
     /// or nil when it may.
     public init?(existingFileAt path: String) {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if access(path, W_OK) != 0 {
             self = errno == EROFS ? .readOnlyFileSystem(path: path) : .file(path: path)
             return
@@ -32,11 +31,17 @@ public enum ReadOnlyReason: Sendable, Hashable, CustomStringConvertible {
             self = errno == EROFS ? .readOnlyFileSystem(path: path) : .file(path: companion)
             return
         }
-        if access(folder, W_OK) != 0 {
-            self = errno == EROFS ? .readOnlyFileSystem(path: path) : .folder(path: folder)
-        } else {
-            return nil
-        }
+        guard let reason = ReadOnlyReason(newFileAt: path) else { return nil }
+        self = reason
+    }
+
+    /// The reason this process may not make the missing file at `path` in
+    /// its existing folder (``folder(path:)`` or ``readOnlyFileSystem(path:)``),
+    /// or nil when it may.
+    public init?(newFileAt path: String) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard access(folder, W_OK) != 0 else { return nil }
+        self = errno == EROFS ? .readOnlyFileSystem(path: path) : .folder(path: folder)
     }
 
     /// The reason in a few words: "the file PATH may not be written", "its

@@ -32,7 +32,9 @@ public final class TweetStore: Sendable {
     ///   - path: the file; missing parent folders are created.
     ///   - logger: receives a `debug` line per applied migration.
     /// - Throws: ``TweetStoreError/cannotCreateFolder(path:reason:)`` when a
-    ///   missing parent folder cannot be made; ``TweetStoreError/readOnly(_:)``
+    ///   missing parent folder cannot be made;
+    ///   ``TweetStoreError/cannotCreateFile(_:)`` when the file is missing and
+    ///   its folder may not be written; ``TweetStoreError/readOnly(_:)``
     ///   when the file exists and this process may not write it or its folder
     ///   (``canWrite(existingFileAt:)``; nothing is opened, so no SQL is in the
     ///   reason); ``TweetStoreError/foreignDatabase(tables:)`` when the file
@@ -169,6 +171,8 @@ public final class TweetStore: Sendable {
         if FileManager.default.fileExists(atPath: path) {
             if let reason = ReadOnlyReason(existingFileAt: path) { throw TweetStoreError.readOnly(reason) }
             try Self.inspect(path: path, busyTimeout: busyTimeout)
+        } else if let reason = ReadOnlyReason(newFileAt: path) {
+            throw TweetStoreError.cannotCreateFile(reason)
         }
         var configuration = Configuration()
         configuration.label = "tweets"
@@ -674,6 +678,9 @@ public enum TweetStoreError: Sendable, Hashable, DescribedError {
     /// in a folder it may not write (a shared or archived snapshot, a
     /// read-only mount).
     case readOnly(ReadOnlyReason)
+    /// The file is missing and cannot be made: its folder may not be written
+    /// by this process, or is on a read-only file system.
+    case cannotCreateFile(ReadOnlyReason)
     /// The file is another program's SQLite database: it has these tables and
     /// none of this program's migrations. It is left as it was.
     case foreignDatabase(tables: [String])
@@ -689,6 +696,8 @@ public enum TweetStoreError: Sendable, Hashable, DescribedError {
             "it was made by a newer version of sentiment (migration \(names.joined(separator: ", ")) unknown to this one)"
         case .cannotCreateFolder(let path, let reason):
             "its folder \(path) cannot be created: \(reason)"
+        case .cannotCreateFile(let reason):
+            "it cannot be created (\(reason))"
         case .foreignDatabase(let tables):
             "it is another program's SQLite database (its tables: \(Self.list(tables))); "
                 + "sentiment keeps tweets in a database of its own: choose another file"
