@@ -180,6 +180,26 @@ struct StoreTests {
         }
     }
 
+    @Test("A file a newer version migrated, in either journal mode, is refused unchanged, with no -wal or -shm left beside it",
+          arguments: ["DELETE", "WAL"])
+    func newerSchemaLeavesTheFileAsItWas(journalMode: String) async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.path("tweets.sqlite")
+            let queue = try DatabaseQueue(path: path)
+            try await queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = \(journalMode)")
+                try db.execute(sql: "CREATE TABLE grdb_migrations(identifier TEXT NOT NULL PRIMARY KEY)")
+                try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v1-createUser'), ('v9-future')")
+            }
+            try queue.close()
+            let before = try fileState(path)
+            #expect(throws: TweetStoreError.newerSchema(unknownMigrations: ["v9-future"])) {
+                try TweetStore(path: path, logger: testLogger)
+            }
+            #expect(try fileState(path) == before)
+        }
+    }
+
     @Test("Another program's database, in either journal mode, is refused with its tables before anything is written to it, and is left as it was",
           arguments: ["DELETE", "WAL"])
     func foreignDatabase(journalMode: String) async throws {

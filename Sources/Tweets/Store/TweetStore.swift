@@ -78,14 +78,8 @@ public final class TweetStore: Sendable {
         configuration.readonly = true
         configuration.busyMode = .timeout(busyTimeout)
         pool = try Self.openReadOnly(path: path, configuration: configuration)
-        let known = Set(Migrations.migrator.migrations)
         do {
-            let applied = try pool.read { db in
-                try Self.refuseForeignDatabase(db)
-                return try Migrations.migrator.appliedIdentifiers(db)
-            }
-            let unknown = applied.subtracting(known)
-            if !unknown.isEmpty { throw TweetStoreError.newerSchema(unknownMigrations: unknown.sorted()) }
+            let applied = try pool.read { db in try Self.checkedMigrations(db) }
             let pending = Migrations.migrator.migrations.filter { !applied.contains($0) }
             if !pending.isEmpty { throw TweetStoreError.olderSchema(pendingMigrations: pending) }
         } catch {
@@ -211,9 +205,11 @@ public final class TweetStore: Sendable {
             let applied = identifiers.intersection(known)
             // A newer version's file: its schema may not be this version's,
             // and writing to it could fail part way or break it for that version.
+            // `inspect` refused it unopened; one a newer version migrated since
+            // is closed as `close()` closes, leaving no `-wal` or `-shm`.
             let unknown = identifiers.subtracting(known)
             if !unknown.isEmpty {
-                try? pool.close()
+                try? Self.close(pool)
                 throw TweetStoreError.newerSchema(unknownMigrations: unknown.sorted())
             }
             do {
@@ -232,8 +228,8 @@ public final class TweetStore: Sendable {
     }
 
     /// Refuses the existing file at `path` before anything is written to it
-    /// when it is another program's database (``refuseForeignDatabase(_:)``),
-    /// read as ``init(readingPath:logger:)`` reads: nothing is written, and no
+    /// when it is another program's database or a newer version's
+    /// (``checkedMigrations(_:)``), read as ``init(readingPath:logger:)`` reads: nothing is written, and no
     /// `-wal` or `-shm` is made. A file that a reader cannot read as it is (a
     /// journal or `-shm` left by a crash, which only a writer recovers) is not
     /// refused: opening it for writing does the rest.
@@ -249,7 +245,18 @@ public final class TweetStore: Sendable {
             return
         }
         defer { try? reader.close() }
-        try reader.read { db in try refuseForeignDatabase(db) }
+        _ = try reader.read { db in try checkedMigrations(db) }
+    }
+
+    /// The migrations applied to `db`, a file this version may read and
+    /// write: ``TweetStoreError/newerSchema(unknownMigrations:)`` when a newer
+    /// version migrated it, and ``refuseForeignDatabase(_:)``.
+    static func checkedMigrations(_ db: Database) throws -> Set<String> {
+        try refuseForeignDatabase(db)
+        let applied = try Migrations.migrator.appliedIdentifiers(db)
+        let unknown = applied.subtracting(Migrations.migrator.migrations)
+        if !unknown.isEmpty { throw TweetStoreError.newerSchema(unknownMigrations: unknown.sorted()) }
+        return applied
     }
 
     /// Throws ``TweetStoreError/foreignDatabase(tables:)`` when `db` has
@@ -298,6 +305,11 @@ public final class TweetStore: Sendable {
     /// and a last reader cannot: a copy of the file alone then lacked the
     /// latest writes). Another process with the file open keeps them.
     public func close() throws {
+        try Self.close(pool)
+    }
+
+    /// Closes `pool` as ``close()`` does: its readers first.
+    private static func close(_ pool: DatabasePool) throws {
         pool.releaseMemory()
         try pool.close()
     }
