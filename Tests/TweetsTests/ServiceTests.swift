@@ -403,6 +403,16 @@ struct ServiceTests {
         #expect(try TimelineCursor(encoded: cursor.encoded) == cursor)
     }
 
+    @Test("A username with control characters is refused with a one-line description that shows them escaped")
+    func controlCharactersInAUsernameAreEscaped() async throws {
+        try await withStore { store, _ async throws in
+            let service = makeService(store, source: FakeSource(users: [alice], tweets: sampleTweets(1, by: alice)))
+            let name = "bob\nERROR forged line\r\u{1B}[2J\u{2028}"
+            let error = await #expect(throws: TweetServiceError.invalidUsername(name)) { try await service.timeline(username: name) }
+            #expect(error?.description == #"not a username: bob\nERROR forged line\r\u{1B}[2J\u{2028}"#)
+        }
+    }
+
     @Test("A username with more than one leading @ is refused and not recorded", arguments: ["@@alice", "@ @alice", "@@@alice"])
     func doubleAtIsNotAUsername(name: String) async throws {
         try await withStore { store, _ async throws in

@@ -1,7 +1,8 @@
 import Sentiment
 /// Why ``TweetService`` could not answer at all.
 public enum TweetServiceError: Sendable, Hashable, DescribedError {
-    /// The text is not a username (1–50 letters, digits or `_`, optional `@`).
+    /// The text is not a username (1–50 letters, digits or `_`, optional `@`);
+    /// the description shows its control characters escaped (`\n`), on one line.
     case invalidUsername(String)
     /// The cursor was not produced by this service, or was made for another user's timeline.
     case invalidCursor
@@ -16,7 +17,7 @@ public enum TweetServiceError: Sendable, Hashable, DescribedError {
     /// A one-line reason for a person.
     public var description: String {
         switch self {
-        case .invalidUsername(let text): "not a username: \(text)"
+        case .invalidUsername(let text): "not a username: \(text.escapingControlCharacters)"
         case .invalidCursor: "invalid cursor"
         case .unknownUser(let username): "unknown user @\(username)"
         case .nothingStored(let username, let failure?): "nothing stored for @\(username) and the source failed: \(failure.message)"
