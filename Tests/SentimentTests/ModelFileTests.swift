@@ -280,6 +280,48 @@ struct ModelFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == names)
     }
 
+    @Test("A save whose manifest cannot be renamed into place puts back the files it renamed before, so the model saved there before still loads")
+    func saveFailingAtARenameLeavesTheSavedModel() throws {
+        let model = try Fixtures.smallModel()
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        _ = try model.save(to: directory)
+        let names = ["manifest.json", "weights.bin"]
+        let files = try names.map { try Data(contentsOf: directory.appendingPathComponent($0)) }
+
+        var weights = model.weights
+        weights.bias[0] += 1
+        var renames = 0
+        #expect(throws: ModelError.self) {
+            try ModelDirectory.save(manifest: model.manifest, weights: weights, to: directory, move: { from, to in
+                renames += 1
+                // The weights go into place; the manifest's rename fails (EIO); the weights' undoing succeeds.
+                guard renames != 2 else { errno = EIO; return -1 }
+                return rename(from, to)
+            })
+        }
+        #expect(renames == 3)
+        #expect(try names.map { try Data(contentsOf: directory.appendingPathComponent($0)) } == files)
+        #expect(try SentimentModel.load(from: directory).id == model.id)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == names)
+    }
+
+    @Test("A save into a new directory whose manifest cannot be renamed into place leaves no weights behind")
+    func saveFailingAtARenameInANewDirectoryLeavesNothing() throws {
+        let model = try Fixtures.smallModel()
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        var renames = 0
+        #expect(throws: ModelError.self) {
+            try ModelDirectory.save(manifest: model.manifest, weights: model.weights, to: directory, move: { from, to in
+                renames += 1
+                guard renames != 2 else { errno = EIO; return -1 }
+                return rename(from, to)
+            })
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
+
     @Test("A save removes the temporary files a save killed part way left in the directory, and nothing else, however like them it is named")
     func saveRemovesStaleStagingFiles() throws {
         let model = try Fixtures.smallModel()

@@ -130,11 +130,21 @@ enum ModelDirectory {
     /// directory removes them. Saves into one directory take turns (a lock on
     /// the directory), so no save removes the files of one still running.
     ///
-    /// - Parameter write: writes `data` to a new file at a URL (tests make it fail).
+    /// The renames are undone when one fails: the files already renamed into
+    /// place go back to the ones they replaced (kept as hard links under
+    /// staging names until the save is done), so the model saved there before
+    /// loads as it did, not new weights beside the old manifest. (A save
+    /// killed between two renames, a window of microseconds, still leaves a
+    /// mix, which fails its checksum on loading.)
+    ///
+    /// - Parameters:
+    ///   - write: writes `data` to a new file at a URL (tests make it fail).
+    ///   - move: renames a file, as `rename(2)` does (tests make it fail).
     @discardableResult
     static func save(manifest: ModelManifest, weights: ModelWeights, letters: LetterModel? = nil,
                      to directory: URL,
-                     write: (_ data: Data, _ url: URL) throws -> Void = { try $0.write(to: $1, options: .withoutOverwriting) })
+                     write: (_ data: Data, _ url: URL) throws -> Void = { try $0.write(to: $1, options: .withoutOverwriting) },
+                     move: (_ from: String, _ to: String) -> Int32 = { rename($0, $1) })
         throws(ModelError) -> ModelManifest {
         let bytes = Data(WeightsFile.encode(weights))
         let letterBytes = letters.map { Data($0.fileBytes) }
@@ -181,10 +191,20 @@ enum ModelDirectory {
             }
             staged.append((temporary, final))
         }
+        // The files each rename replaces, kept to be put back if a later rename fails.
+        let backupTag = UUID().uuidString
+        let backups: [URL?] = staged.map { file in
+            let backup = directory.appendingPathComponent(stagingName(file.final.lastPathComponent, tag: backupTag))
+            return link(file.final.path, backup.path) == 0 ? backup : nil
+        }
+        defer { for case let backup? in backups { unlink(backup.path) } }
         for (index, file) in staged.enumerated() {
-            guard rename(file.temporary.path, file.final.path) == 0 else {
+            guard move(file.temporary.path, file.final.path) == 0 else {
                 let reason = String(cString: strerror(errno))
                 for rest in staged[index...] { unlink(rest.temporary.path) }
+                for done in (0..<index).reversed() {
+                    if let backup = backups[done] { _ = move(backup.path, staged[done].final.path) } else { unlink(staged[done].final.path) }
+                }
                 throw .writeFailed(path: file.final.path, reason: reason)
             }
         }
