@@ -86,8 +86,11 @@ public struct SentimentModel: Sendable {
     ///     emoji as emoticons.
     ///   - languageRevision: the language test's revision
     ///     (`LanguageDetector.revision`), part of every model's id.
+    ///   - tokenizerRevision: the tokenizer's revision
+    ///     (`CTK_TOKENIZER_REVISION`), part of every model's id.
     static func fingerprint(_ manifest: ModelManifest, emojiFacesRevision: Int = Int(CTK_EMOJI_FACES_REVISION),
-                            languageRevision: Int = LanguageDetector.revision) -> String {
+                            languageRevision: Int = LanguageDetector.revision,
+                            tokenizerRevision: Int = Int(CTK_TOKENIZER_REVISION)) -> String {
         let f = manifest.features, d = manifest.decision
         let parts: [String] = [
             manifest.weights.sha256.lowercased(),
@@ -115,6 +118,9 @@ public struct SentimentModel: Sendable {
         // prediction's `language` says. Revision 1 adds nothing, so the ids
         // from before it stay.
         + (languageRevision > 1 ? ["language test revision \(languageRevision)"] : [])
+        // The tokenizer's revision: a text read as other tokens is scored
+        // anew. Revision 1 adds nothing, so the ids from before it stay.
+        + (tokenizerRevision > 1 ? ["tokenizer revision \(tokenizerRevision)"] : [])
         return SHA256.hash(data: Data(parts.joined(separator: "\n").utf8)).map { String(format: "%02x", $0) }.joined()
     }
 

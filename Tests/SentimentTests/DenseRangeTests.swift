@@ -72,13 +72,13 @@ struct DenseRangeTests {
         #expect(SentimentModel(manifest: manifest, weights: model.weights, directory: nil).id != model.id)
         #expect(Fixtures.withoutRange(model).id != model.id)
         // The model shipped before ranges were recorded keeps its published id
-        // under the emoji-faces table and the language test it was published with (revision 1 of each).
+        // under the emoji-faces table, the language test and the tokenizer it was published with (revision 1 of each).
         let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/manifest-d45280c9.json")
         var before = try JSONDecoder().decode(ModelManifest.self, from: Data(contentsOf: fixture))
         #expect(before.denseRange == nil)
-        #expect(!SentimentModel.fingerprint(before, emojiFacesRevision: 1, languageRevision: 1).hasPrefix("d45280c9"))
+        #expect(!SentimentModel.fingerprint(before, emojiFacesRevision: 1, languageRevision: 1, tokenizerRevision: 1).hasPrefix("d45280c9"))
         before.formatVersion = 2
-        #expect(SentimentModel.fingerprint(before, emojiFacesRevision: 1, languageRevision: 1).hasPrefix("d45280c9"))
+        #expect(SentimentModel.fingerprint(before, emojiFacesRevision: 1, languageRevision: 1, tokenizerRevision: 1).hasPrefix("d45280c9"))
         #expect(!SentimentModel.fingerprint(before).hasPrefix("d45280c9"))
     }
 
