@@ -260,31 +260,18 @@ struct ModelFileTests {
         }
     }
 
-    @Test("A save whose manifest cannot be written (a full disk) leaves the model saved there before as it was, and no temporary files")
-    func saveFailingPartWayLeavesTheSavedModel() throws {
-        let model = try Fixtures.smallModel()
-        let directory = try Fixtures.temporaryDirectory()
-        defer { Fixtures.remove(directory) }
-        _ = try model.save(to: directory)
-        let names = ["manifest.json", "weights.bin"]
-        let files = try names.map { try Data(contentsOf: directory.appendingPathComponent($0)) }
-
-        var weights = model.weights
-        weights.bias[0] += 1
-        let retrained = SentimentModel(manifest: model.manifest, weights: weights, directory: nil)
-        #expect(throws: ModelError.self) {
-            try ModelDirectory.save(manifest: retrained.manifest, weights: retrained.weights, to: directory) { data, url in
-                guard !url.lastPathComponent.contains("manifest") else { throw CocoaError(.fileWriteOutOfSpace) }
-                try data.write(to: url)
-            }
-        }
-        #expect(try names.map { try Data(contentsOf: directory.appendingPathComponent($0)) } == files)
-        #expect(try SentimentModel.load(from: directory).id == model.id)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == names)
+    /// Where a save into a directory holding a model fails.
+    enum SaveFailure: String, CaseIterable, CustomTestStringConvertible {
+        /// The manifest cannot be written (a full disk): nothing was renamed yet.
+        case manifestWrite
+        /// The manifest cannot be renamed into place (EIO), after the weights were.
+        case manifestRename
+        var testDescription: String { rawValue }
     }
 
-    @Test("A save whose manifest cannot be renamed into place puts back the files it renamed before, so the model saved there before still loads")
-    func saveFailingAtARenameLeavesTheSavedModel() throws {
+    @Test("A save whose manifest cannot be written (a full disk) or renamed into place leaves the model saved there before as it was, and no temporary files",
+          arguments: SaveFailure.allCases)
+    func saveFailingPartWayLeavesTheSavedModel(failure: SaveFailure) throws {
         let model = try Fixtures.smallModel()
         let directory = try Fixtures.temporaryDirectory()
         defer { Fixtures.remove(directory) }
@@ -296,14 +283,19 @@ struct ModelFileTests {
         weights.bias[0] += 1
         var renames = 0
         #expect(throws: ModelError.self) {
-            try ModelDirectory.save(manifest: model.manifest, weights: weights, to: directory, move: { from, to in
+            try ModelDirectory.save(manifest: model.manifest, weights: weights, to: directory, write: { data, url in
+                guard failure != .manifestWrite || !url.lastPathComponent.contains("manifest") else {
+                    throw CocoaError(.fileWriteOutOfSpace)
+                }
+                try data.write(to: url)
+            }, move: { from, to in
                 renames += 1
                 // The weights go into place; the manifest's rename fails (EIO); the weights' undoing succeeds.
-                guard renames != 2 else { errno = EIO; return -1 }
+                guard failure != .manifestRename || renames != 2 else { errno = EIO; return -1 }
                 return rename(from, to)
             })
         }
-        #expect(renames == 3)
+        #expect(renames == (failure == .manifestRename ? 3 : 0))
         #expect(try names.map { try Data(contentsOf: directory.appendingPathComponent($0)) } == files)
         #expect(try SentimentModel.load(from: directory).id == model.id)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == names)
