@@ -225,6 +225,28 @@ struct StoreTests {
         }
     }
 
+    @Test("Another GRDB program's database, its migrations none of ours, in either journal mode, is refused as another program's and left as it was",
+          arguments: ["DELETE", "WAL"])
+    func foreignGRDBDatabase(journalMode: String) async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.path("notes.db")
+            let queue = try DatabaseQueue(path: path)
+            try await queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA journal_mode = \(journalMode)")
+                try db.execute(sql: "CREATE TABLE grdb_migrations(identifier TEXT NOT NULL PRIMARY KEY)")
+                try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('createNotes')")
+                try db.execute(sql: "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)")
+            }
+            try queue.close()
+            let before = try fileState(path)
+            let refusal = TweetStoreError.foreignDatabase(tables: ["grdb_migrations", "notes"])
+            #expect(throws: refusal) { try TweetStore(path: path, logger: testLogger) }
+            #expect(try fileState(path) == before)
+            #expect(throws: refusal) { try TweetStore(readingPath: path, logger: testLogger) }
+            #expect(try fileState(path) == before)
+        }
+    }
+
     @Test("An existing file with no table, empty or a database with none, is made this program's database")
     func existingFileWithNoTable() async throws {
         try await withTemporaryDirectory { directory async throws in

@@ -261,11 +261,16 @@ public final class TweetStore: Sendable {
 
     /// Throws ``TweetStoreError/foreignDatabase(tables:)`` when `db` has
     /// tables but no `grdb_migrations`, which every file of this program has
-    /// from its first migration: another program's database, which the
-    /// migrations would change (and fail on, for a table named as one of
-    /// ours). A file with no table at all (empty, or new) is not refused.
+    /// from its first migration, or a `grdb_migrations` that names
+    /// migrations, none of them ours (another GRDB program's): another
+    /// program's database, which the migrations would change (and fail on,
+    /// for a table named as one of ours). A file with no table at all (empty,
+    /// or new) is not refused, nor one with an empty `grdb_migrations`.
     static func refuseForeignDatabase(_ db: Database) throws {
-        guard try !db.tableExists("grdb_migrations") else { return }
+        if try db.tableExists("grdb_migrations") {
+            let applied = try Migrations.migrator.appliedIdentifiers(db)
+            guard !applied.isEmpty, applied.isDisjoint(with: Migrations.migrator.migrations) else { return }
+        }
         let tables = try String.fetchAll(db, sql: #"""
             SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name
             """#)
@@ -694,7 +699,8 @@ public enum TweetStoreError: Sendable, Hashable, DescribedError {
     /// by this process, or is on a read-only file system.
     case cannotCreateFile(ReadOnlyReason)
     /// The file is another program's SQLite database: it has these tables and
-    /// none of this program's migrations. It is left as it was.
+    /// none of this program's migrations (another GRDB program's have a
+    /// `grdb_migrations` among them). It is left as it was.
     case foreignDatabase(tables: [String])
 
     /// A one-line reason.
