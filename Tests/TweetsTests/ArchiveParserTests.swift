@@ -385,6 +385,21 @@ struct ArchiveParserTests {
         ])
     }
 
+    @Test("A username that is not one is repeated on one line, its control characters escaped after it is cut to 60 characters")
+    func invalidUsernamesAreEscaped() {
+        let long = String(repeating: "x", count: 59)
+        let text = [
+            #"{"id_str":"34","text":"v1","created_at":"Wed Oct 10 20:19:24 +0000 2018","user":{"id_str":"47","screen_name":"bob\nERROR forged\u001b[2J"}}"#,
+            #"{"id_str":"35","text":"v1","created_at":"Wed Oct 10 20:19:24 +0000 2018","user":{"id_str":"48","screen_name":"\#(long)\u001b[2J"}}"#,
+        ].joined(separator: "\n")
+        let contents = ArchiveParser.parse(Data(text.utf8), file: "odd.jsonl")
+        let rule = "is not a username (1 to 50 letters, digits or _)"
+        #expect(contents.issues.map(\.description) == [
+            #"odd.jsonl, line 1: tweet 34: its user's screen_name "bob\nERROR forged\u{1B}[2J" \#(rule)"#,
+            #"odd.jsonl, line 2: tweet 35: its user's screen_name "\#(long)\u{1B}…" \#(rule)"#,
+        ])
+    }
+
     @Test("Tweets that name several authors by id alone are given to no owner, and one such author is the owner")
     func authorsByIDAlone() {
         let tweet = { (id: String, author: String) in

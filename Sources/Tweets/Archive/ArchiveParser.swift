@@ -403,11 +403,13 @@ public enum ArchiveParser {
 
     /// Why `username` cannot name a stored user (`nil` when it can): every
     /// lookup of a user refuses what ``User/isValidUsername(_:)`` refuses, so
-    /// such a user's tweets could be listed but never reached.
+    /// such a user's tweets could be listed but never reached. The username
+    /// is cut to 60 characters, then its control characters and line
+    /// separators are escaped, so that the reason stays on one line.
     static func usernameProblem(_ username: String) -> String? {
         guard !User.isValidUsername(username) else { return nil }
         let shown = username.unicodeScalars.count > 60 ? String(String.UnicodeScalarView(username.unicodeScalars.prefix(60))) + "…" : username
-        return "\"\(shown)\" is not a username (1 to 50 letters, digits or _)"
+        return "\"\(shown.escapingControlCharacters)\" is not a username (1 to 50 letters, digits or _)"
     }
 
     static func v1User(_ object: [String: Any]) -> User? {
