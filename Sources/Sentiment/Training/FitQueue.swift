@@ -3,9 +3,8 @@ import Foundation
 
 /// Runs a training's fits side by side: `width` at a time, started in
 /// `schedule` order (the longest first, so the last to start is a short one),
-/// each result handed to `finished` in job order as soon as it and every job
-/// before it are done, so progress lines come in the same order however the
-/// jobs are spread.
+/// each result handed to `finished` as soon as its job is done, so a
+/// progress line comes when its fit ends, not after the slowest fit before it.
 ///
 /// Each fit is deterministic on its own (`LogisticObjective` sums its
 /// gradient in a fixed number of blocks), so running fits at once changes how
@@ -15,7 +14,6 @@ final class FitQueue<Value, Failure: Error>: @unchecked Sendable {
     private let lock = NSLock()
     private var results: [Result<Value, Failure>?]
     private var next = 0
-    private var delivered = 0
     private var failed = false
 
     private init(count: Int) {
@@ -24,8 +22,8 @@ final class FitQueue<Value, Failure: Error>: @unchecked Sendable {
 
     /// Runs `body` for each job in `0..<count`, `width` at a time, starting
     /// them in `schedule` order (a permutation of the jobs). `finished` hears
-    /// each result in job order, one call at a time, and stops when a job
-    /// failed (the failure is not heard; it is in the answer).
+    /// each result as its job ends, one call at a time, and none after a job
+    /// failed (the failure is not heard; it is in the answer, in job order).
     static func run(count: Int, width: Int, schedule: [Int],
                     body: @Sendable (Int) -> Result<Value, Failure>,
                     finished: (Int, Value) -> Void) -> [Result<Value, Failure>?] {
@@ -38,10 +36,9 @@ final class FitQueue<Value, Failure: Error>: @unchecked Sendable {
                 let result = body(job)
                 queue.lock.withLock {
                     queue.results[job] = result
-                    if case .failure = result { queue.failed = true }
-                    while !queue.failed, queue.delivered < count, case .success(let value)? = queue.results[queue.delivered] {
-                        finished(queue.delivered, value)
-                        queue.delivered += 1
+                    switch result {
+                    case .success(let value): if !queue.failed { finished(job, value) }
+                    case .failure: queue.failed = true
                     }
                 }
             }

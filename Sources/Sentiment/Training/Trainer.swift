@@ -286,7 +286,8 @@ public struct Trainer: Sendable {
     }
 
     /// Runs `fits`, `width` at a time, the largest first; `finished` hears each
-    /// outcome in the order of `fits`. Throws the error of the first fit (in
+    /// outcome as its fit ends (so in the order they end), and the outcomes
+    /// come back in the order of `fits`. Throws the error of the first fit (in
     /// that order) that failed.
     private func runFits(_ fits: [Fit], set: TrainingSet, classWeights: [Double], width: Int,
                          finished: (Fit, FitOutcome) -> Void) throws(TrainingError) -> [FitOutcome] {
