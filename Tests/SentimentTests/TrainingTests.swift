@@ -179,13 +179,25 @@ struct TrainingTests {
         let gold = (0..<300).map { $0 % 3 == 2 ? SentimentLabel.negative : .neutral }
         let top = Calibration.fitTemperature(logits: logits, gold: gold)
         #expect(top > 3.99)
-        #expect(Calibration.temperatureBoundWarning(top)?.contains("overconfident") == true)
+        #expect(Calibration.temperatureBoundWarning(top, logits: logits, gold: gold)?.contains("overconfident") == true)
         // Scores that are right but timid want one below ¼.
         let timid = (0..<300).flatMap { i -> [Double] in i % 2 == 0 ? [0.01, 0, 0] : [0, 0.01, 0] }
-        let bottom = Calibration.fitTemperature(logits: timid, gold: (0..<300).map { $0 % 2 == 0 ? .negative : .neutral })
+        let timidGold = (0..<300).map { $0 % 2 == 0 ? SentimentLabel.negative : .neutral }
+        let bottom = Calibration.fitTemperature(logits: timid, gold: timidGold)
         #expect(bottom < 0.2501)
-        #expect(Calibration.temperatureBoundWarning(bottom)?.contains("underconfident") == true)
-        #expect(Calibration.temperatureBoundWarning(1.539) == nil)
+        #expect(Calibration.temperatureBoundWarning(bottom, logits: timid, gold: timidGold)?.contains("underconfident") == true)
+        #expect(Calibration.temperatureBoundWarning(1.539, logits: logits, gold: gold) == nil)
+    }
+
+    @Test("Scores the temperature cannot change (every class 1/3, as when every text is the same) are not called overconfident, though their temperature ends at the top of its range")
+    func flatScoresAtTheTopTemperatureAreNotCalledOverconfident() {
+        let gold = (0..<30).map { SentimentLabel.allCases[$0 % 3] }
+        let flat = [Double](repeating: 0.25, count: 3 * gold.count)
+        let temperature = Calibration.fitTemperature(logits: flat, gold: gold)
+        #expect(temperature > 3.99)
+        #expect(Calibration.evaluate(logits: flat, gold: gold, rule: Calibration.rule(temperature: temperature, priorExponent: 0, priors: [1, 1, 1]))
+            .expectedCalibrationError < 1e-4)  // train prints it as 0.0000
+        #expect(Calibration.temperatureBoundWarning(temperature, logits: flat, gold: gold) == nil)
     }
 
     @Test("Forward calibration scores each later fold once, by a model of the folds before it, and fits the temperature there")

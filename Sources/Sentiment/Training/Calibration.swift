@@ -13,17 +13,7 @@ enum Calibration {
 
     /// The temperature with the least mean log-loss (golden-section search on log T in [¼, 4]).
     static func fitTemperature(logits: [Double], gold: [SentimentLabel]) -> Double {
-        func loss(_ logT: Double) -> Double {
-            let inverse = exp(-logT)
-            var total = 0.0
-            for (i, label) in gold.enumerated() {
-                let a = logits[3 * i] * inverse, b = logits[3 * i + 1] * inverse, c = logits[3 * i + 2] * inverse
-                let top = max(a, b, c)
-                let logSum = top + log(exp(a - top) + exp(b - top) + exp(c - top))
-                total += logSum - [a, b, c][label.index]
-            }
-            return total / Double(max(gold.count, 1))
-        }
+        func loss(_ logT: Double) -> Double { meanLogLoss(logits: logits, gold: gold, inverseTemperature: exp(-logT)) }
         var lo = log(0.25), hi = log(4.0)
         let ratio = (5.0.squareRoot() - 1) / 2
         for _ in 0..<60 {
@@ -33,17 +23,39 @@ enum Calibration {
         return exp((lo + hi) / 2)
     }
 
-    /// What to tell the user when a fitted temperature is at an end of
-    /// ``fitTemperature(logits:gold:)``'s range (`nil` inside it): the least
+    /// The mean log-loss of `logits` (three a row) divided by a temperature,
+    /// given as its inverse.
+    static func meanLogLoss(logits: [Double], gold: [SentimentLabel], inverseTemperature inverse: Double) -> Double {
+        var total = 0.0
+        for (i, label) in gold.enumerated() {
+            let a = logits[3 * i] * inverse, b = logits[3 * i + 1] * inverse, c = logits[3 * i + 2] * inverse
+            let top = max(a, b, c)
+            let logSum = top + log(exp(a - top) + exp(b - top) + exp(c - top))
+            total += logSum - [a, b, c][label.index]
+        }
+        return total / Double(max(gold.count, 1))
+    }
+
+    /// What to tell the user when a temperature fitted to `logits` is at an end
+    /// of ``fitTemperature(logits:gold:)``'s range (`nil` inside it): the least
     /// log-loss lies beyond it, so the probabilities stay over- (at 4) or
     /// under-confident (at ¼), as on data too small or too noisy to learn from.
-    static func temperatureBoundWarning(_ temperature: Double) -> String? {
+    /// Said only when twice as far (8 or ⅛) the log-loss is lower by more than
+    /// a thousandth: scores that are flat (every class about 1/3 whatever the
+    /// temperature, as when every text is the same) drift to the top for nothing.
+    static func temperatureBoundWarning(_ temperature: Double, logits: [Double], gold: [SentimentLabel]) -> String? {
         let tolerance = 1e-6
+        func lowerAt(_ beyond: Double, than bound: Double) -> Bool {
+            meanLogLoss(logits: logits, gold: gold, inverseTemperature: 1 / bound)
+                - meanLogLoss(logits: logits, gold: gold, inverseTemperature: 1 / beyond) > 1e-3
+        }
         if temperature >= 4 * (1 - tolerance) {
+            guard lowerAt(8, than: 4) else { return nil }
             return "warning: the temperature is at the top of its range (4): the held-out scores are less sure even than "
                 + "that, so the model's probabilities are still overconfident (too few or too noisy examples?)"
         }
         if temperature <= 0.25 * (1 + tolerance) {
+            guard lowerAt(0.125, than: 0.25) else { return nil }
             return "warning: the temperature is at the bottom of its range (0.25): the held-out scores are surer even than "
                 + "that, so the model's probabilities are still underconfident"
         }

@@ -177,10 +177,12 @@ public struct Trainer: Sendable {
             }
             let gold = examples.map(\.label)
             temperature = Calibration.fitTemperature(logits: outOfFold, gold: gold)
+            var fitted = (logits: outOfFold, gold: gold)  // the scores the temperature is fitted to
             if forward {
                 let forwardGold = forwardRows.map { gold[$0] }
                 let pooledTemperature = temperature
                 temperature = Calibration.fitTemperature(logits: forwardLogits, gold: forwardGold)
+                fitted = (forwardLogits, forwardGold)
                 let alpha = options.priorExponent ?? 1
                 let before = Calibration.evaluate(logits: forwardLogits, gold: forwardGold,
                                                   rule: Calibration.rule(temperature: pooledTemperature, priorExponent: alpha, priors: priors))
@@ -189,7 +191,7 @@ public struct Trainer: Sendable {
                 log(String(format: "forward chaining: temperature %.3f (pooled folds: %.3f); ECE on later folds %.4f with it, %.4f with the pooled one",
                            temperature, pooledTemperature, after.expectedCalibrationError, before.expectedCalibrationError))
             }
-            if let warning = Calibration.temperatureBoundWarning(temperature) { log(warning) }
+            if let warning = Calibration.temperatureBoundWarning(temperature, logits: fitted.logits, gold: fitted.gold) { log(warning) }
             if options.priorExponent == nil {
                 priorExponent = Calibration.fitPriorExponent(logits: outOfFold, gold: gold, fold: fold, folds: folds,
                                                               temperature: temperature, priors: priors)
