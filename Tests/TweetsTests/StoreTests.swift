@@ -180,19 +180,27 @@ struct StoreTests {
         }
     }
 
+    /// Makes a SQLite file at `path` in `journalMode` with `statements` run in
+    /// it, closes it, and returns its state for comparing after a refusal.
+    private func makeDatabase(at path: String, journalMode: String, _ statements: [String]) async throws -> FileState {
+        let queue = try DatabaseQueue(path: path)
+        try await queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = \(journalMode)")
+            for statement in statements { try db.execute(sql: statement) }
+        }
+        try queue.close()
+        return try fileState(path)
+    }
+
     @Test("A file a newer version migrated, in either journal mode, is refused unchanged, with no -wal or -shm left beside it",
           arguments: ["DELETE", "WAL"])
     func newerSchemaLeavesTheFileAsItWas(journalMode: String) async throws {
         try await withTemporaryDirectory { directory async throws in
             let path = directory.path("tweets.sqlite")
-            let queue = try DatabaseQueue(path: path)
-            try await queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA journal_mode = \(journalMode)")
-                try db.execute(sql: "CREATE TABLE grdb_migrations(identifier TEXT NOT NULL PRIMARY KEY)")
-                try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('v1-createUser'), ('v9-future')")
-            }
-            try queue.close()
-            let before = try fileState(path)
+            let before = try await makeDatabase(at: path, journalMode: journalMode, [
+                "CREATE TABLE grdb_migrations(identifier TEXT NOT NULL PRIMARY KEY)",
+                "INSERT INTO grdb_migrations VALUES ('v1-createUser'), ('v9-future')",
+            ])
             #expect(throws: TweetStoreError.newerSchema(unknownMigrations: ["v9-future"])) {
                 try TweetStore(path: path, logger: testLogger)
             }
@@ -205,16 +213,12 @@ struct StoreTests {
     func foreignDatabase(journalMode: String) async throws {
         try await withTemporaryDirectory { directory async throws in
             let path = directory.path("notes.db")
-            let queue = try DatabaseQueue(path: path)
-            try await queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA journal_mode = \(journalMode)")
-                try db.execute(sql: "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)")
+            let before = try await makeDatabase(at: path, journalMode: journalMode, [
+                "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)",
                 // A table named as one of ours made the migration fail after the file was changed.
-                try db.execute(sql: "CREATE TABLE user(id INTEGER PRIMARY KEY)")
-                try db.execute(sql: #"CREATE TABLE "two\#nlines"(id)"#)
-            }
-            try queue.close()
-            let before = try fileState(path)
+                "CREATE TABLE user(id INTEGER PRIMARY KEY)",
+                #"CREATE TABLE "two\#nlines"(id)"#,
+            ])
             let refusal = TweetStoreError.foreignDatabase(tables: ["notes", "two\nlines", "user"])
             #expect(throws: refusal) { try TweetStore(path: path, logger: testLogger) }
             #expect(try fileState(path) == before)
@@ -230,15 +234,11 @@ struct StoreTests {
     func foreignGRDBDatabase(journalMode: String) async throws {
         try await withTemporaryDirectory { directory async throws in
             let path = directory.path("notes.db")
-            let queue = try DatabaseQueue(path: path)
-            try await queue.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA journal_mode = \(journalMode)")
-                try db.execute(sql: "CREATE TABLE grdb_migrations(identifier TEXT NOT NULL PRIMARY KEY)")
-                try db.execute(sql: "INSERT INTO grdb_migrations VALUES ('createNotes')")
-                try db.execute(sql: "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)")
-            }
-            try queue.close()
-            let before = try fileState(path)
+            let before = try await makeDatabase(at: path, journalMode: journalMode, [
+                "CREATE TABLE grdb_migrations(identifier TEXT NOT NULL PRIMARY KEY)",
+                "INSERT INTO grdb_migrations VALUES ('createNotes')",
+                "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)",
+            ])
             let refusal = TweetStoreError.foreignDatabase(tables: ["grdb_migrations", "notes"])
             #expect(throws: refusal) { try TweetStore(path: path, logger: testLogger) }
             #expect(try fileState(path) == before)
