@@ -102,6 +102,31 @@ struct StoreTests {
         }
     }
 
+    @Test("A path SQLite reads as no file, or as a URI, is refused by both openings, and nothing is made",
+          arguments: ["", ":memory:", "file:TWEETS", "file:TWEETS?mode=rwc", "file:./tweets.sqlite"])
+    func specialNamesAreRefused(name: String) async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = name.replacingOccurrences(of: "TWEETS", with: directory.path("tweets.sqlite"))
+            let workingDirectory = Set(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.currentDirectoryPath))
+            #expect(throws: TweetStoreError.notAFilePath(path)) { try TweetStore(path: path, logger: testLogger) }
+            #expect(throws: TweetStoreError.notAFilePath(path)) { try TweetStore(readingPath: path, logger: testLogger) }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path("")).isEmpty)
+            let made = Set(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.currentDirectoryPath)).subtracting(workingDirectory)
+            #expect(!made.contains("file:") && !made.contains("tweets.sqlite"))
+            let reason = TweetStoreError.notAFilePath(path).description
+            #expect(name.isEmpty ? reason.contains("empty path") : reason.hasSuffix("write ./\(path) for a file of that name"))
+        }
+    }
+
+    @Test("A file named as SQLite's URIs start is opened by a path that does not start so")
+    func specialNamesOpenThroughDot() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let store = try TweetStore(path: directory.path("file:tweets.sqlite"), logger: testLogger)
+            try store.close()
+            #expect(FileManager.default.fileExists(atPath: directory.path("file:tweets.sqlite")))
+        }
+    }
+
     @Test("Reopening a migrated file keeps its data")
     func reopen() async throws {
         try await withTemporaryDirectory { directory async throws in
@@ -229,21 +254,47 @@ struct StoreTests {
         }
     }
 
-    @Test("Another GRDB program's database, its migrations none of ours, in either journal mode, is refused as another program's and left as it was",
-          arguments: ["DELETE", "WAL"])
-    func foreignGRDBDatabase(journalMode: String) async throws {
+    @Test("Another GRDB program's database, its grdb_migrations naming none of ours or nothing beside other tables, in either journal mode, is refused as another program's and left as it was",
+          arguments: ["DELETE", "WAL"], [["INSERT INTO grdb_migrations VALUES ('createNotes')"], []])
+    func foreignGRDBDatabase(journalMode: String, migrations: [String]) async throws {
         try await withTemporaryDirectory { directory async throws in
             let path = directory.path("notes.db")
-            let before = try await makeDatabase(at: path, journalMode: journalMode, [
-                "CREATE TABLE grdb_migrations(identifier TEXT NOT NULL PRIMARY KEY)",
-                "INSERT INTO grdb_migrations VALUES ('createNotes')",
-                "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)",
-            ])
+            let before = try await makeDatabase(at: path, journalMode: journalMode,
+                ["CREATE TABLE grdb_migrations(identifier TEXT NOT NULL PRIMARY KEY)"] + migrations
+                    + ["CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT)"])
             let refusal = TweetStoreError.foreignDatabase(tables: ["grdb_migrations", "notes"])
             #expect(throws: refusal) { try TweetStore(path: path, logger: testLogger) }
             #expect(try fileState(path) == before)
             #expect(throws: refusal) { try TweetStore(readingPath: path, logger: testLogger) }
             #expect(try fileState(path) == before)
+        }
+    }
+
+    @Test("A file whose first migration failed, an empty grdb_migrations its only table, is migrated")
+    func emptyMigrationsAloneIsOurs() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.path("tweets.sqlite")
+            _ = try await makeDatabase(at: path, journalMode: "WAL", ["CREATE TABLE grdb_migrations(identifier TEXT NOT NULL PRIMARY KEY)"])
+            let store = try TweetStore(path: path, logger: testLogger)
+            #expect(try await store.appliedMigrations() == TweetStore.migrationNames)
+            try store.close()
+        }
+    }
+
+    @Test("A migration that fails is thrown, and leaves no -wal or -shm beside the file", arguments: ["DELETE", "WAL"])
+    func failedMigrationLeavesNoWAL(journalMode: String) async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let path = directory.path("tweets.sqlite")
+            _ = try await makeDatabase(at: path, journalMode: journalMode, [
+                "CREATE TABLE grdb_migrations(identifier TEXT NOT NULL PRIMARY KEY)",
+                "INSERT INTO grdb_migrations VALUES ('v1-createUser')",
+                "CREATE TABLE user(id INTEGER PRIMARY KEY)",
+                // v1-createTweet makes this table: the migration fails.
+                "CREATE TABLE tweet(id INTEGER PRIMARY KEY)",
+            ])
+            #expect(throws: DatabaseError.self) { try TweetStore(path: path, logger: testLogger) }
+            #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+            #expect(!FileManager.default.fileExists(atPath: path + "-shm"))
         }
     }
 

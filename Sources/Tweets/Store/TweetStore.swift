@@ -31,7 +31,9 @@ public final class TweetStore: Sendable {
     /// - Parameters:
     ///   - path: the file; missing parent folders are created.
     ///   - logger: receives a `debug` line per applied migration.
-    /// - Throws: ``TweetStoreError/cannotCreateFolder(path:reason:)`` when a
+    /// - Throws: ``TweetStoreError/notAFilePath(_:)`` for an empty path,
+    ///   `:memory:` or a `file:` URI (nothing is made);
+    ///   ``TweetStoreError/cannotCreateFolder(path:reason:)`` when a
     ///   missing parent folder cannot be made;
     ///   ``TweetStoreError/cannotCreateFile(_:)`` when the file is missing and
     ///   its folder may not be written; ``TweetStoreError/readOnly(_:)``
@@ -60,7 +62,9 @@ public final class TweetStore: Sendable {
     /// connection has it open) is read as immutable, as it is at the start, so
     /// that no `-wal` or `-shm` file is left that its writers could not use.
     ///
-    /// - Throws: ``TweetStoreError/newerSchema(unknownMigrations:)`` or
+    /// - Throws: ``TweetStoreError/notAFilePath(_:)`` for an empty path,
+    ///   `:memory:` or a `file:` URI;
+    ///   ``TweetStoreError/newerSchema(unknownMigrations:)`` or
     ///   ``TweetStoreError/olderSchema(pendingMigrations:)`` when the file's
     ///   schema is not this version's; ``TweetStoreError/foreignDatabase(tables:)``
     ///   when it is another program's database; GRDB's `DatabaseError` when the file is
@@ -71,6 +75,7 @@ public final class TweetStore: Sendable {
 
     /// ``init(readingPath:logger:)`` with another busy timeout.
     init(readingPath path: String, logger: Logger, busyTimeout: TimeInterval) throws {
+        try Self.refuseSpecialName(path)
         self.path = path
         isReadOnly = true
         var configuration = Configuration()
@@ -149,6 +154,7 @@ public final class TweetStore: Sendable {
 
     /// ``init(path:logger:)`` with another busy timeout (tests wait less).
     init(path: String, logger: Logger, busyTimeout: TimeInterval) throws {
+        try Self.refuseSpecialName(path)
         self.path = path
         isReadOnly = false
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -227,6 +233,16 @@ public final class TweetStore: Sendable {
         }
     }
 
+    /// Throws ``TweetStoreError/notAFilePath(_:)`` for a path that SQLite
+    /// reads as something other than a file (GRDB opens with URIs allowed):
+    /// SQLite would open another database than the file the checks before it
+    /// looked at, or none. SQLite compares the bytes, case and all.
+    static func refuseSpecialName(_ path: String) throws {
+        if path.isEmpty || path == ":memory:" || path.utf8.starts(with: "file:".utf8) {
+            throw TweetStoreError.notAFilePath(path)
+        }
+    }
+
     /// Refuses the existing file at `path` before anything is written to it
     /// when it is another program's database or a newer version's
     /// (``checkedMigrations(_:)``), read as ``init(readingPath:logger:)`` reads: nothing is written, and no
@@ -260,21 +276,24 @@ public final class TweetStore: Sendable {
     }
 
     /// Throws ``TweetStoreError/foreignDatabase(tables:)`` when `db` has
-    /// tables but no `grdb_migrations`, which every file of this program has
-    /// from its first migration, or a `grdb_migrations` that names
-    /// migrations, none of them ours (another GRDB program's): another
-    /// program's database, which the migrations would change (and fail on,
-    /// for a table named as one of ours). A file with no table at all (empty,
-    /// or new) is not refused, nor one with an empty `grdb_migrations`.
+    /// tables but none of this program's migrations: no `grdb_migrations`,
+    /// which every file of this program has from its first migration, an
+    /// empty one beside other tables (this program's first migration makes
+    /// its tables and names itself in one transaction), or one that names
+    /// migrations, none of them ours (another GRDB program's). That is
+    /// another program's database, which the migrations would change (and
+    /// fail on, for a table named as one of ours). A file with no table at
+    /// all (empty, or new), or with an empty `grdb_migrations` alone (a first
+    /// migration that failed), is not refused.
     static func refuseForeignDatabase(_ db: Database) throws {
-        if try db.tableExists("grdb_migrations") {
-            let applied = try Migrations.migrator.appliedIdentifiers(db)
-            guard !applied.isEmpty, applied.isDisjoint(with: Migrations.migrator.migrations) else { return }
-        }
         let tables = try String.fetchAll(db, sql: #"""
             SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\_%' ESCAPE '\' ORDER BY name
             """#)
-        if !tables.isEmpty { throw TweetStoreError.foreignDatabase(tables: tables) }
+        let applied = tables.contains("grdb_migrations") ? try Migrations.migrator.appliedIdentifiers(db) : []
+        if !applied.isDisjoint(with: Migrations.migrator.migrations) { return }
+        if !applied.isEmpty || tables.contains(where: { $0 != "grdb_migrations" }) {
+            throw TweetStoreError.foreignDatabase(tables: tables)
+        }
     }
 
     /// The system's one-line reason for a file-system error: "Permission
@@ -702,6 +721,11 @@ public enum TweetStoreError: Sendable, Hashable, DescribedError {
     /// none of this program's migrations (another GRDB program's have a
     /// `grdb_migrations` among them). It is left as it was.
     case foreignDatabase(tables: [String])
+    /// The path is one of SQLite's names for something other than a file:
+    /// empty (a temporary database), `:memory:`, or a `file:` URI. A store
+    /// keeps its data in the file its path names; a file of such a name is
+    /// reached as `./:memory:` or `./file:…`.
+    case notAFilePath(String)
 
     /// A one-line reason.
     public var description: String {
@@ -719,6 +743,11 @@ public enum TweetStoreError: Sendable, Hashable, DescribedError {
         case .foreignDatabase(let tables):
             "it is another program's SQLite database (its tables: \(Self.list(tables))); "
                 + "sentiment keeps tweets in a database of its own: choose another file"
+        case .notAFilePath(let path) where path.isEmpty:
+            "an empty path names no file (SQLite would keep the tweets in a temporary database)"
+        case .notAFilePath(let path):
+            (path == ":memory:" ? "\":memory:\" is SQLite's name for a database in memory" : "a path that starts with \"file:\" is an SQLite URI")
+                + ", not a file name: write ./\(path.escapingControlCharacters) for a file of that name"
         }
     }
 
