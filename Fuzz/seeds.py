@@ -33,13 +33,21 @@ TEXTS = [
     b"aaaaaaaaaaaaaaa", b"aaaaaaaaaaaaaaaa", b"aaaaaaaaaaaaaaaaa",
     b"abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ'klm",
     b"SOOOOOOOOOOOOOOOOOOOOOOOOOOO", b"aaa'bbb", b"a'", b"a'\xc3\xa9", b"123abc", b"1.", b"1,2,3.4:5",
+    # Bare domains (a short list of top-level domains, co.uk), and what stays words beside them.
+    b"NFL.com, great", b"NFL.com.", b"ESPN.com:", b"bbc.co.uk", b"co.uk", b"NFL.com's", b"me@gmail.com",
+    b"x@bbc.co.uk", "NFL.com\u00e9".encode(), b"e.g. a.m. U.S. log.in go.to hello.world", b".com", b"a.co", b"a.co.u",
+    # Hearts after digits, faces before a dash and a digit (a score), and links ended by a comma.
+    b"lost 1<3", b"won 1<3-2", b"<3<3", b"<33<3", b":3<3", b"i <3 u", b"1<", b"9<3",
+    "score :3\u20132 (:3\u20142) :3\u2013 x :3\u2013".encode(), b"score:3-2",
+    b"not http://t.co/N0ynB9vr, good", b"http://t,co/m3HdIsIcOd", b"http://a,",
 ]
 LONG = [
     b"a" * 100000, b"!" * 100000, "😂".encode() * 25000, ("👨\u200d" * 20000).encode(),
     ("a" + "\u0301" * 30000).encode(), b"x" + b"D" * 50000 + b"a", b"<" + b"3" * 50000 + b"a",
     b"#" + b"1" * 50000, b"http://" + b"." * 50000, b"&lt;" * 20000, b"." * 100000,
     ("\u115f" * 20000).encode(), b"1.1" * 30000, b"@" + b"_" * 50000, b"a'" * 50000,
-    b"a-" * 50000 + b".com/", b"a." * 50000 + b"com/",
+    b"a-" * 50000 + b".com/", b"a." * 50000 + b"com/", b"a.com" * 20000, b"a.co.uk" * 15000, b"1<3" * 30000,
+    ":3\u2013".encode() * 20000,
 ]
 
 
