@@ -13,7 +13,7 @@ struct ExplainCommand: ParsableCommand {
         discussion: """
             TEXT `-` reads the text from standard input, all of it (one final line \
             break dropped; at most 1 MiB, the longest line classify takes): for texts \
-            too long or awkward for an argument. A text \
+            too long or awkward for an argument; after `--` it is the text "-". A text \
             may start with dashes ("-1 for this hotel", "-_-", "--- wow ---"); one \
             that is also an option's name goes after `--` (sentiment explain -- "--help").
 
@@ -33,7 +33,7 @@ struct ExplainCommand: ParsableCommand {
     /// know: a tweet that starts with "-1" or "-_-" is a text, not options
     /// (read as short flags, "-1 for this hotel" asked for help through its `h`).
     @Argument(parsing: .allUnrecognized,
-              help: ArgumentHelp("The text to explain, as one argument; - reads it from standard input.", valueName: "text"))
+              help: ArgumentHelp("The text to explain, as one argument; - reads it from standard input (after --, it is the text \"-\").", valueName: "text"))
     var words: [String] = []
 
     /// The words given for the text, without the `--` that may come before it
@@ -48,6 +48,10 @@ struct ExplainCommand: ParsableCommand {
     /// The one text given.
     var text: String { textWords.first ?? "" }
 
+    /// Whether the text is read from standard input: a `-` before any `--`
+    /// (after it, `-` is the text "-", as `--` ends the special meaning of arguments).
+    var readsStandardInput: Bool { words.first == "-" }
+
     // The next argument is the value even when it starts with "-": "--limit -1" is out of range, not missing.
     @Option(parsing: .unconditional, help: "Features to list per class.")
     var limit: Int = 8
@@ -58,7 +62,7 @@ struct ExplainCommand: ParsableCommand {
         }
         if textWords.isEmpty { throw ValidationError("Missing expected argument '<text>'") }
         // `classify` answers a blank line with an error record; there is nothing to explain either.
-        guard text == "-" || !BlankText.isBlank(text) else {
+        guard readsStandardInput || !BlankText.isBlank(text) else {
             throw ValidationError("nothing to explain: the text is empty or blank")
         }
         guard limit >= 1 else { throw ValidationError("--limit must be at least 1") }
@@ -66,8 +70,8 @@ struct ExplainCommand: ParsableCommand {
 
     func run() throws {
         try StandardStreams.requireOutput()
-        let text = try self.text == "-" ? Self.readStandardInput() : self.text
-        if self.text != "-", RawArguments.isInvalidUTF8(text) {
+        let text = try readsStandardInput ? Self.readStandardInput() : self.text
+        if !readsStandardInput, RawArguments.isInvalidUTF8(text) {
             printError("warning: the text is not valid UTF-8; invalid bytes are read as U+FFFD")
         }
         let model = try modelOptions.loadModel()

@@ -167,6 +167,16 @@ struct ExplainCommandTests {
         #expect(fromInput.output == fromArgument.output)
     }
 
+    @Test("After --, a - is the text \"-\", not standard input; a - before a -- still reads standard input")
+    func dashAfterSeparatorIsText() async throws {
+        let literal = try await SentimentExecutable.run(["explain", "--", "-"], input: "I love it\n")
+        #expect(literal.status == 0, "\(literal.stderr)")
+        #expect(literal.output.hasPrefix("text      -\ntokens    "), "\(literal.output)")
+        let fromInput = try await SentimentExecutable.run(["explain", "--limit", "2", "-", "--"], input: "I love it\n")
+        #expect(fromInput.status == 0, "\(fromInput.stderr)")
+        #expect(fromInput.output.hasPrefix("text      I love it\n"), "\(fromInput.output)")
+    }
+
     @Test("explain - reads UTF-16 with a byte order mark (Windows PowerShell's pipe) as the text it holds")
     func readsUTF16StandardInput() async throws {
         let text = "café was awful 😡 but the staff were lovely"
