@@ -84,6 +84,41 @@ struct ClassifyBodyTests {
         }
     }
 
+    @Test("A number id comes back as written, or is its item's invalid-id error when it would not (1.0 as 1, 1e-400 as 0), in JSON and in NDJSON")
+    func numberIDsComeBackAsWritten() async throws {
+        try await TestServer.with { server in
+            let altered = [("1.0", "1"), ("1e-400", "0"), ("2.50", "2.5"), ("1e2", "100"), ("-0", "0"), ("1E20", "100000000000000000000"),
+                           ("12345678901234567.5", "12345678901234567")]
+            let kept = ["0.1", "2.5", "-3", "7"]
+            let ids = altered.map(\.0) + kept
+            let body = #"{"items": ["# + ids.map { #"{"text": "great", "id": \#($0)}"# }.joined(separator: ", ") + "]}"
+            let answer = try await server.request(.POST, "/v1/classify", body: Data(body.utf8))
+            #expect(answer.status == 200, "\(answer.text)")
+            let results = try #require(try answer.object()["results"] as? [[String: Any]])
+            #expect(results.count == ids.count)
+            for (index, (id, echo)) in altered.enumerated() {
+                let error = results[index]["error"] as? [String: Any]
+                #expect(error?["code"] as? String == "invalid-id", "\(results[index])")
+                #expect(error?["detail"] as? String == "items[\(index)].id is the number \(id), which would come back as \(echo); write it as a string",
+                        "\(results[index])")
+                #expect(results[index]["id"] is NSNull)
+            }
+            for id in kept { #expect(answer.text.contains(#""id":\#(id),"index""#), "id \(id) in \(answer.text)") }
+            try OpenAPIDocument.shared.validate(answer, path: "/v1/classify", method: "post")
+
+            let lines = #"{"id": 1.0, "text": "a"}"# + "\n" + #"{"text": "b", "id": 1e-400}"# + "\n" + #"{"id": 0.5, "text": "c"}"# + "\n"
+            let ndjson = try await server.request(.POST, "/v1/classify", body: Data(lines.utf8), contentType: "application/x-ndjson")
+            #expect(ndjson.status == 200)
+            let records = ndjson.text.split(separator: "\n")
+            #expect(records.count == 3, "\(ndjson.text)")
+            #expect(records.first?.contains(#""detail":"line 1: id is the number 1.0, which would come back as 1; write it as a string""#) == true,
+                    "\(ndjson.text)")
+            #expect(records.dropFirst().first?.contains(#""detail":"line 2: id is the number 1e-400, which would come back as 0; write it as a string""#) == true,
+                    "\(ndjson.text)")
+            #expect(records.last?.contains(#""id":0.5,"#) == true && records.last?.contains(#""label""#) == true, "\(ndjson.text)")
+        }
+    }
+
     // MARK: - Bodies that cannot be read
 
     @Test("A body that cannot be decoded is a 400 with the real reason", arguments: [

@@ -22,8 +22,11 @@ struct ClassifyItem: Sendable {
 
     /// Reads one element of `items` (or one NDJSON line): `{"id": …, "text": "…"}`, or a bare string.
     ///
-    /// - Parameter field: how errors name the item: `items[3]`, or `line 4` for NDJSON.
-    static func fromItem(_ value: JSONValue, index: Int, field: String, limits: ClassifyLimits) -> ClassifyItem {
+    /// - Parameters:
+    ///   - written: the item as the request writes it, so that a number id is
+    ///     echoed as written or refused (`1.0` would come back as `1`).
+    ///   - field: how errors name the item: `items[3]`, or `line 4` for NDJSON.
+    static func fromItem(_ value: JSONValue, written: JSONText?, index: Int, field: String, limits: ClassifyLimits) -> ClassifyItem {
         let member = { (name: String) in field.hasPrefix("line ") ? "\(field): \(name)" : "\(field).\(name)" }
         // A bare string's errors name its own place (`line 3`, `items[1]`), not a `texts[…]`.
         if case .string(let text) = value {
@@ -38,6 +41,10 @@ struct ClassifyItem: Sendable {
             let advice = id == .unrepresentableNumber ? "write it as a string" : "use a string or a number"
             return ClassifyItem(index: index, id: .null,
                                 text: .failure(.invalidID("\(member("id")) is \(id.typeName); \(advice)")))
+        }
+        if case let (number, echo)? = alteredEcho(of: id, written: written) {
+            return ClassifyItem(index: index, id: .null, text: .failure(.invalidID(
+                "\(member("id")) is the number \(number), which would come back as \(echo); write it as a string")))
         }
         guard let text = object["text"], text != .null else {
             return ClassifyItem(index: index, id: id, text: .failure(.missingText("\(field) has no \"text\"")))
@@ -65,9 +72,10 @@ struct ClassifyItem: Sendable {
             case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
             case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
             case UInt8(ascii: ",") where depth == 1:
-                guard let value = try? LoneSurrogateEscapes.decode(JSONValue.self, from: Data(prefix[..<offset] + [UInt8(ascii: "}")])),
+                let members = prefix[..<offset] + [UInt8(ascii: "}")]
+                guard let value = try? LoneSurrogateEscapes.decode(JSONValue.self, from: Data(members)),
                       case .object(let object) = value else { return .null }
-                if let id = object["id"] { return isID(id) ? id : .null }
+                if let id = object["id"] { return isID(id) && alteredEcho(of: id, written: JSONText(document: members)) == nil ? id : .null }
             default: break
             }
         }
@@ -80,6 +88,21 @@ struct ClassifyItem: Sendable {
         case .string, .integer, .unsignedInteger, .number, .decimal: true
         default: false
         }
+    }
+
+    /// The `id` of the object `written` and what it would be echoed as, when
+    /// `id` is a number that would not come back as written: the decoder reads
+    /// `1.0` and `1e0` as 1, `1e-400` as 0 and `2.50` as 2.5. `nil` for an id
+    /// echoed as written, or that is not a number.
+    private static func alteredEcho(of id: JSONValue, written: JSONText?) -> (String, String)? {
+        switch id {
+        case .integer, .unsignedInteger, .number, .decimal: break
+        default: return nil
+        }
+        guard let text = written?.member("id")?.text, let data = try? JSONCoding.encoder.encode(id) else { return nil }
+        let echo = String(decoding: data, as: UTF8.self)
+        guard echo != text else { return nil }
+        return (text.count > 40 ? String(text.prefix(40)) + "…" : text, echo)
     }
 
     private static func check(_ text: String, field: String, limits: ClassifyLimits) -> Result<String, ItemError> {

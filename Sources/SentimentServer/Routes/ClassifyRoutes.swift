@@ -93,7 +93,10 @@ struct ClassifyRoutes {
                 throw Problem.malformedBody("\"items\" is \(list.typeName); expected an array of {\"id\", \"text\"} objects")
             }
             guard array.count <= limits.maximumItems else { throw Problem.tooManyItems(array.count, limit: limits.maximumItems) }
-            items = array.enumerated().map { ClassifyItem.fromItem($1, index: $0, field: "items[\($0)]", limits: limits) }
+            let written = JSONText(document: ArraySlice(data)).member("items")?.elements.flatMap { $0.count == array.count ? $0 : nil }
+            items = array.enumerated().map {
+                ClassifyItem.fromItem($1, written: written?[$0], index: $0, field: "items[\($0)]", limits: limits)
+            }
         case (.some, .some):
             throw Problem.malformedBody("give either \"texts\" or \"items\", not both")
         case (nil, nil):
@@ -143,7 +146,7 @@ struct ClassifyRoutes {
                     let data = Data(bytes)
                     do {
                         let value = try LoneSurrogateEscapes.decode(JSONValue.self, from: data)
-                        item = ClassifyItem.fromItem(value, index: count, field: "line \(lineNumber)", limits: limits)
+                        item = ClassifyItem.fromItem(value, written: JSONText(document: bytes[...]), index: count, field: "line \(lineNumber)", limits: limits)
                     } catch {
                         item = ClassifyItem(index: count, id: .null,
                                             text: .failure(.malformedJSON("line \(lineNumber): \(JSONCoding.describe(error, data: data))")))

@@ -143,3 +143,87 @@ enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 }
+
+/// One value of a JSON document as it is written, for what decoding forgets:
+/// `1.0`, `1e0` and `1` are all the number 1, and `1e-400` is 0. `bytes` must
+/// be JSON a decoder has read (anything else gives `nil`s, never a crash).
+struct JSONText {
+    let bytes: ArraySlice<UInt8>
+
+    /// The whole of `document`, a UTF-8 byte order mark and white space before it skipped.
+    init(document: ArraySlice<UInt8>) {
+        var bytes = document
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        self.bytes = bytes.drop { Self.isSpace($0) }
+    }
+
+    private init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+
+    /// The text, as written.
+    var text: String { String(decoding: bytes, as: UTF8.self) }
+
+    /// The first member called `name` of this object (the one a `JSONDecoder` keeps
+    /// when a name is repeated), or `nil`.
+    func member(_ name: String) -> JSONText? {
+        guard bytes.first == UInt8(ascii: "{") else { return nil }
+        let pairs = children()
+        for keyIndex in stride(from: 0, to: pairs.count - 1, by: 2) {
+            let (key, value) = (pairs[keyIndex], pairs[keyIndex + 1])
+            let written = key.bytes.dropFirst().dropLast()
+            let decoded = written.contains(UInt8(ascii: "\\")) ? try? JSONDecoder().decode(String.self, from: Data(key.bytes)) : nil
+            if (decoded ?? String(decoding: written, as: UTF8.self)) == name { return value }
+        }
+        return nil
+    }
+
+    /// The elements of this array, or `nil`.
+    var elements: [JSONText]? {
+        bytes.first == UInt8(ascii: "[") ? children() : nil
+    }
+
+    /// The values inside this object or array, in order (an object's names and values taking turns).
+    private func children() -> [JSONText] {
+        var children: [JSONText] = []
+        var index = bytes.startIndex + 1
+        while true {
+            while index < bytes.endIndex, Self.isSpace(bytes[index]) || bytes[index] == UInt8(ascii: ",") || bytes[index] == UInt8(ascii: ":") {
+                index += 1
+            }
+            guard index < bytes.endIndex, bytes[index] != UInt8(ascii: "}"), bytes[index] != UInt8(ascii: "]") else { return children }
+            let start = index
+            index = end(ofValueAt: start)
+            children.append(JSONText(bytes[start..<index]))
+        }
+    }
+
+    /// The index after the value that starts at `start`.
+    private func end(ofValueAt start: Int) -> Int {
+        var index = start, depth = 0
+        repeat {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                while index < bytes.endIndex, bytes[index] != UInt8(ascii: "\"") { index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1 }
+                index += 1
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+                index += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                index += 1
+            default:
+                guard depth == 0 else {
+                    index += 1
+                    continue
+                }
+                // A number or a literal: up to the next delimiter.
+                while index < bytes.endIndex, !Self.isSpace(bytes[index]), !",:}]".utf8.contains(bytes[index]) { index += 1 }
+            }
+        } while depth > 0 && index < bytes.endIndex
+        return min(index, bytes.endIndex)
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+}
