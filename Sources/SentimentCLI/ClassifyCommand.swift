@@ -39,7 +39,9 @@ struct ClassifyCommand: ParsableCommand {
 
             A line that cannot be used (malformed JSON, no text field or one that is \
             not a string, empty line, over 1 MiB) gives an error record, {"line":N,"error":"…"}, and the run \
-            goes on. A summary goes to standard error, with a progress line while \
+            goes on. Lines end at \\n: a FILE whose lines end in \\r alone (classic Mac OS) is one line, \
+            classified with a warning on standard error, or over 1 MiB an error record that says so \
+            (tr '\\r' '\\n' converts it). A summary goes to standard error, with a progress line while \
             standard error is a terminal and the records go elsewhere.
 
             A UTF-8 byte order mark at the start of a FILE is ignored; a FILE that \
@@ -121,6 +123,11 @@ struct ClassifyCommand: ParsableCommand {
             showsProgress: isatty(STDERR_FILENO) == 1 && isatty(STDOUT_FILENO) != 1))
         let outcome = pipeline.run(inputs: inputs)
 
+        // Said after the run, when the progress line is gone: such an input is one line anyway.
+        for (input, line) in outcome.carriageReturnLines {
+            printError("warning: \(input): line \(line) holds carriage returns, and lines end at \\n, not at \\r alone "
+                       + "(tr '\\r' '\\n' converts such a file)")
+        }
         writeToStandardError(Summary.line(outcome.tally, seconds: outcome.seconds,
                                           outputClosed: outcome.writeError == EPIPE) + "\n")
         if let failure = outcome.inputFailure {

@@ -49,6 +49,8 @@ final class ClassifyPipeline {
         var inputFailure: LineReader.Failure?
         /// `errno` of a failed write to standard output (EPIPE: the reader left).
         var writeError: Int32?
+        /// The inputs whose first line holds a `\r` alone, and its number (`LineReader`).
+        var carriageReturnLines: [(input: LineReader.Input, line: Int)] = []
     }
 
     let model: SentimentModel
@@ -117,6 +119,6 @@ final class ClassifyPipeline {
 
         return Outcome(
             tally: output.tally, seconds: monotonicSeconds() - start,
-            inputFailure: source.failure, writeError: output.writeError)
+            inputFailure: source.failure, writeError: output.writeError, carriageReturnLines: source.carriageReturnLines)
     }
 }

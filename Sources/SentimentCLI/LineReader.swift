@@ -74,6 +74,10 @@ final class LineReader {
     private var utf16: UTF16Transcoder?
     /// A UTF-16 input's block as read.
     private var rawBlock = [UInt8]()
+    /// The inputs whose first line holds a `\r` that no `\n` follows, with
+    /// that line's number: a file whose lines end in `\r` alone (classic Mac
+    /// OS), read as one line. Only first lines are looked at: such a file is one.
+    private(set) var carriageReturnLines: [(input: Input, line: Int)] = []
 
     init(inputs: [Input], maxLineLength: Int = 1 << 20, blockSize: Int = 1 << 20, maxLines: Int = 4096,
          tooLongPrefix: Int = 1 << 16) {
@@ -268,6 +272,9 @@ final class LineReader {
         var count = end - start
         if count > 0 && batch.input.base.load(fromByteOffset: end - 1, as: UInt8.self) == 0x0D { count -= 1 }
         let tooLong = count > maxLineLength
+        if first && !tooLong && count > 0 && memchr(batch.input.base + start, 0x0D, count) != nil {
+            carriageReturnLines.append((current, nextLineNumber))
+        }
         batch.lines.append(Batch.Line(start: start, count: tooLong ? tooLongPrefix : count, number: nextLineNumber, tooLong: tooLong))
     }
 

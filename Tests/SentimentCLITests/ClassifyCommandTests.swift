@@ -283,6 +283,28 @@ struct ClassifyCommandTests {
             == #"line longer than 1048576 bytes; it holds carriage returns, and lines end at \n, not at \r alone (tr '\r' '\n' converts such a file)"#)
     }
 
+    @Test("A short file whose lines end in a carriage return alone is still one record, with one warning per such input on standard error; a CR-LF file gets none")
+    func shortCarriageReturnFileIsWarnedAbout() async throws {
+        let folder = try TemporaryFolder("classify-carriage-returns")
+        let mac = folder.appendingPathComponent("mac.txt")
+        try Data("what a lovely day\rworst day ever\rsee you soon\r".utf8).write(to: mac)
+        let crlf = folder.appendingPathComponent("crlf.txt")
+        try Data("what a lovely day\r\nworst day ever\r\n".utf8).write(to: crlf)
+        let run = try await classify([mac.path, crlf.path, "-"], input: "so happy today\rbye\r")
+        #expect(run.status == 0, "\(run.stderr)")
+        let records = try run.records()
+        #expect(records.map { $0["line"] as? Int } == [1, 2, 3, 4])
+        #expect(records.allSatisfy { $0["label"] is String && $0["error"] == nil }, "\(records)")
+        let advice = #"holds carriage returns, and lines end at \n, not at \r alone (tr '\r' '\n' converts such a file)"#
+        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("carriage returns") }.map(String.init)
+        #expect(warnings == ["sentiment: warning: \(mac.path): line 1 \(advice)", "sentiment: warning: standard input: line 4 \(advice)"],
+                "\(run.stderr)")
+        let windows = try await classify([crlf.path])
+        #expect(windows.status == 0, "\(windows.stderr)")
+        #expect(try windows.records().count == 2)
+        #expect(!windows.stderr.contains("carriage"), "\(windows.stderr)")
+    }
+
     @Test("A JSON line over 1 MiB keeps the id and user it starts with in its error record")
     func hugeJSONLineKeepsItsID() async throws {
         var input = Data(#"{"id_str":"1001","user":{"screen_name":"bob"},"text":""#.utf8)
