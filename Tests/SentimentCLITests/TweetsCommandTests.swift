@@ -36,6 +36,8 @@ final class TweetsCommandTests {
         if environment["X_BEARER_TOKEN"] == nil { environment["X_BEARER_TOKEN"] = .some(nil) }
         environment["SENTIMENT_DB"] = .some(nil)
         environment["X_API_URL"] = .some(nil)
+        // The test run's own FORCE_COLOR or NO_COLOR (`swift test` may set it) would decide the colours.
+        for name in ["FORCE_COLOR", "NO_COLOR"] where environment[name] == nil { environment[name] = .some(nil) }
         environment["HOME"] = FileManager.default.temporaryDirectory.path
         return try await SentimentExecutable.run(arguments, input: input, environment: environment)
     }
@@ -754,7 +756,7 @@ final class TweetsCommandTests {
             // script(1) runs the command on a pseudo-terminal and copies what it shows.
             try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/usr/bin/script"), [
                 "-qec", "TERM=\(term) '\(executable.path)' tweets sunnydays --offline --limit 2 --db '\(db)'", "/dev/null",
-            ], environment: ["NO_COLOR": nil, "SENTIMENT_DB": nil, "X_BEARER_TOKEN": nil,
+            ], environment: ["NO_COLOR": nil, "FORCE_COLOR": nil, "SENTIMENT_DB": nil, "X_BEARER_TOKEN": nil,
                              "HOME": FileManager.default.temporaryDirectory.path])
         }
         let coloured = try await onTerminal("xterm-256color")
@@ -764,6 +766,29 @@ final class TweetsCommandTests {
         #expect(dumb.status == 0, "\(dumb.stderr)")
         #expect(dumb.output.contains("😃") || dumb.output.contains("😐") || dumb.output.contains("😔"), "\(dumb.output)")
         #expect(!dumb.output.contains("\u{1B}["), "\(dumb.output)")
+    }
+
+    @Test("FORCE_COLOR (not empty, not 0) colours the pretty list into a pipe and with TERM=dumb; NO_COLOR (not empty) turns colour off, on a terminal and over FORCE_COLOR")
+    func colourEnvironmentConventions() async throws {
+        let db = try freshDatabase()
+        _ = try await sentiment(["import", archive, "--db", db])
+        let cases: [([String: String?], Bool)] = [
+            (["FORCE_COLOR": "1"], true), (["FORCE_COLOR": "always"], true), (["FORCE_COLOR": "1", "TERM": "dumb"], true),
+            (["FORCE_COLOR": "1", "NO_COLOR": ""], true), (["FORCE_COLOR": "0"], false), (["FORCE_COLOR": ""], false),
+            (["FORCE_COLOR": "1", "NO_COLOR": "1"], false),
+        ]
+        for (environment, coloured) in cases {
+            let run = try await sentiment(["tweets", "sunnydays", "--offline", "--limit", "2", "--db", db], environment: environment)
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.output.contains("\u{1B}[38;2;") == coloured, "\(environment): \(run.output)")
+            #expect(run.output.contains("😃") || run.output.contains("😐") || run.output.contains("😔"), "\(run.output)")
+        }
+        let executable = try #require(SentimentExecutable.url)
+        let terminal = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/usr/bin/script"), [
+            "-qec", "NO_COLOR=1 TERM=xterm-256color '\(executable.path)' tweets sunnydays --offline --limit 2 --db '\(db)'", "/dev/null",
+        ], environment: ["FORCE_COLOR": nil, "SENTIMENT_DB": nil, "X_BEARER_TOKEN": nil, "HOME": FileManager.default.temporaryDirectory.path])
+        #expect(terminal.status == 0, "\(terminal.stderr)")
+        #expect(!terminal.output.contains("\u{1B}["), "\(terminal.output)")
     }
 
     // MARK: - Failures

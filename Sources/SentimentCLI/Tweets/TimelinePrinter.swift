@@ -10,7 +10,7 @@ struct TimelinePrinter {
     }
 
     let format: Format
-    /// 24-bit ANSI colours (a terminal, not `TERM=dumb`, without `NO_COLOR`).
+    /// 24-bit ANSI colours (`standardOutputWantsColor`: a terminal, not `TERM=dumb`, without `NO_COLOR`; or `FORCE_COLOR`).
     let color: Bool
 
     private let encoder: JSONEncoder = {

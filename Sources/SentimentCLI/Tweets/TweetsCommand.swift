@@ -21,7 +21,9 @@ struct TweetsCommand: AsyncParsableCommand {
 
             Pretty output shows 😃 happy, 😐 neutral, 😔 sad, or 🌐 for a language \
             the model does not support, a date, and the text in the theme's colour \
-            (24-bit colour on a terminal; plain when piped, with TERM=dumb or with NO_COLOR set). \
+            (24-bit colour on a terminal; plain when piped, with TERM=dumb or with NO_COLOR set and \
+            not empty; FORCE_COLOR set, not empty and not 0 colours it when piped or with TERM=dumb too, \
+            NO_COLOR still winning). \
             jsonl prints one object per tweet: id, author_id, text, created_at, \
             lang, label, probabilities, score, language, mood, theme (name, emoji, \
             color as #RRGGBB, or null) and model_id; label and theme are null \

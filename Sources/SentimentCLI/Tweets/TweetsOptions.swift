@@ -100,10 +100,14 @@ struct UnavailableSource: TweetSource {
     }
 }
 
-/// Whether standard output should get colours: a terminal that is not
-/// `TERM=dumb` (Emacs's shell buffer, which prints escapes as they are), and
-/// `NO_COLOR` unset or empty.
+/// Whether standard output should get colours: never with `NO_COLOR` set and
+/// not empty (no-color.org); always with `FORCE_COLOR` set, not empty and not
+/// `0` (force-color.org: into a pipe, for a pager or a CI log that shows them);
+/// else on a terminal that is not `TERM=dumb` (Emacs's shell buffer, which
+/// prints escapes as they are).
 func standardOutputWantsColor() -> Bool {
     let environment = ProcessInfo.processInfo.environment
-    return isatty(STDOUT_FILENO) == 1 && environment["TERM"] != "dumb" && (environment["NO_COLOR"] ?? "").isEmpty
+    if !(environment["NO_COLOR"] ?? "").isEmpty { return false }
+    if let force = environment["FORCE_COLOR"], !force.isEmpty, force != "0" { return true }
+    return isatty(STDOUT_FILENO) == 1 && environment["TERM"] != "dumb"
 }
