@@ -24,7 +24,7 @@ struct ClassifyItem: Sendable {
     ///
     /// - Parameters:
     ///   - written: the item as the request writes it, so that a number id is
-    ///     echoed as written or refused (`1.0` would come back as `1`).
+    ///     refused when it would come back as another number (`1e-400` as `0`).
     ///   - field: how errors name the item: `items[3]`, or `line 4` for NDJSON.
     static func fromItem(_ value: JSONValue, written: JSONText?, index: Int, field: String, limits: ClassifyLimits) -> ClassifyItem {
         let member = { (name: String) in field.hasPrefix("line ") ? "\(field): \(name)" : "\(field).\(name)" }
@@ -91,9 +91,11 @@ struct ClassifyItem: Sendable {
     }
 
     /// The `id` of the object `written` and what it would be echoed as, when
-    /// `id` is a number that would not come back as written: the decoder reads
-    /// `1.0` and `1e0` as 1, `1e-400` as 0 and `2.50` as 2.5. `nil` for an id
-    /// echoed as written, or that is not a number.
+    /// `id` is a number that would come back as another number: the decoder
+    /// reads `1e-400` as 0, and `12345678901234567.5` (more digits than a
+    /// double keeps) as 12345678901234567. `nil` for an id that is not a
+    /// number, or that comes back as the same number, however spelt (`1.0`
+    /// as `1`, `1e2` as `100`, `2.50` as `2.5`, which JSON readers read alike).
     private static func alteredEcho(of id: JSONValue, written: JSONText?) -> (String, String)? {
         switch id {
         case .integer, .unsignedInteger, .number, .decimal: break
@@ -101,7 +103,7 @@ struct ClassifyItem: Sendable {
         }
         guard let text = written?.member("id")?.text, let data = try? JSONCoding.encoder.encode(id) else { return nil }
         let echo = String(decoding: data, as: UTF8.self)
-        guard echo != text else { return nil }
+        guard let value = DecimalNumber(text), value != DecimalNumber(echo) else { return nil }
         return (text.count > 40 ? String(text.prefix(40)) + "…" : text, echo)
     }
 
