@@ -74,10 +74,13 @@ final class LineReader {
     private var utf16: UTF16Transcoder?
     /// A UTF-16 input's block as read.
     private var rawBlock = [UInt8]()
-    /// The inputs whose first line holds a `\r` that no `\n` follows, with
+    /// The inputs that are one line holding a `\r` that no `\n` follows, with
     /// that line's number: a file whose lines end in `\r` alone (classic Mac
-    /// OS), read as one line. Only first lines are looked at: such a file is one.
+    /// OS). Only first lines are looked at, and one is taken back when a
+    /// second line follows it (a stray `\r` in a file of lines).
     private(set) var carriageReturnLines: [(input: Input, line: Int)] = []
+    /// The last of `carriageReturnLines` is the current input's first line, and no line has followed it yet.
+    private var carriageReturnPending = false
 
     init(inputs: [Input], maxLineLength: Int = 1 << 20, blockSize: Int = 1 << 20, maxLines: Int = 4096,
          tooLongPrefix: Int = 1 << 16) {
@@ -262,6 +265,10 @@ final class LineReader {
         defer { nextLineNumber += 1 }
         let first = atFirstLine
         atFirstLine = false
+        if carriageReturnPending && !first {
+            carriageReturnLines.removeLast()
+            carriageReturnPending = false
+        }
         if skipping {
             skipping = false
             batch.lines.append(Batch.Line(start: start + skippedMark, count: tooLongPrefix, number: nextLineNumber, tooLong: true))
@@ -274,6 +281,7 @@ final class LineReader {
         let tooLong = count > maxLineLength
         if first && !tooLong && count > 0 && memchr(batch.input.base + start, 0x0D, count) != nil {
             carriageReturnLines.append((current, nextLineNumber))
+            carriageReturnPending = true
         }
         batch.lines.append(Batch.Line(start: start, count: tooLong ? tooLongPrefix : count, number: nextLineNumber, tooLong: tooLong))
     }
@@ -294,6 +302,7 @@ final class LineReader {
     private func openInput(_ input: Input) throws(Failure) {
         current = input
         atFirstLine = true
+        carriageReturnPending = false
         sniffing = true
         utf16 = nil
         switch input {

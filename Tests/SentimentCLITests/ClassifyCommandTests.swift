@@ -283,7 +283,7 @@ struct ClassifyCommandTests {
             == #"line longer than 1048576 bytes; it holds carriage returns, and lines end at \n, not at \r alone (tr '\r' '\n' converts such a file)"#)
     }
 
-    @Test("A short file whose lines end in a carriage return alone is still one record, with one warning per such input on standard error; a CR-LF file gets none")
+    @Test("A short file whose lines end in a carriage return alone is still one record, with one warning per such input on standard error; a CR-LF file, or a stray CR in a first line, gets none")
     func shortCarriageReturnFileIsWarnedAbout() async throws {
         let folder = try TemporaryFolder("classify-carriage-returns")
         let mac = folder.appendingPathComponent("mac.txt")
@@ -299,9 +299,12 @@ struct ClassifyCommandTests {
         let warnings = run.stderr.split(separator: "\n").filter { $0.contains("carriage returns") }.map(String.init)
         #expect(warnings == ["sentiment: warning: \(mac.path): line 1 \(advice)", "sentiment: warning: standard input: line 4 \(advice)"],
                 "\(run.stderr)")
-        let windows = try await classify([crlf.path])
+        // A stray \r in the first line of a file of lines is not a classic Mac file.
+        let stray = folder.appendingPathComponent("stray.txt")
+        try Data("what a\rlovely day\nworst day ever\n".utf8).write(to: stray)
+        let windows = try await classify([crlf.path, stray.path])
         #expect(windows.status == 0, "\(windows.stderr)")
-        #expect(try windows.records().count == 2)
+        #expect(try windows.records().count == 4)
         #expect(!windows.stderr.contains("carriage"), "\(windows.stderr)")
     }
 
