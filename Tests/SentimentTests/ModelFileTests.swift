@@ -369,7 +369,7 @@ struct ModelFileTests {
         #expect(!FileManager.default.fileExists(atPath: staged.path), "once the first let go, its file counts as left behind")
     }
 
-    @Test("A NaN weight or sparse scale saved with a matching checksum is refused on loading")
+    @Test("A NaN weight or sparse scale saved with a matching checksum is refused on loading, each as what it is (a scale is not weight 0), and the scale by saving too")
     func savedNaNIsRefused() throws {
         let model = try Fixtures.smallModel()
         var weights = model.weights
@@ -384,8 +384,11 @@ struct ModelFileTests {
         weights = model.weights
         weights.sparse = SparseWeights(values: weights.sparse.values, scale: .nan)
         _ = try ModelDirectory.save(manifest: model.manifest, weights: weights, to: directory)
-        #expect(throws: ModelError.nonFiniteWeight(path: path, index: 0)) {
+        #expect(throws: ModelError.nonFiniteScale(path: path)) {
             try SentimentModel.load(from: directory)
+        }
+        #expect(throws: ModelError.nonFiniteScale(path: path)) {
+            try SentimentModel(manifest: model.manifest, weights: weights, directory: nil).save(to: directory)
         }
     }
 

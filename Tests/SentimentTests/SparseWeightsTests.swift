@@ -113,14 +113,22 @@ struct SparseWeightsTests {
         }
     }
 
-    @Test("A scale that is not a finite number is refused as weight 0")
-    func nonFiniteScaleIsRefused() throws {
+    @Test("A scale that is not a finite number (NaN, infinite, or 32,767 steps of it beyond 10⁶) is refused as the scale, not as weight 0",
+          arguments: [Float.infinity, -.infinity, .nan, 31])
+    func nonFiniteScaleIsRefused(scale: Float) throws {
         var weights = ModelWeights.zeros(bucketBits: 8, lexicon: .empty(bits: 8))
-        weights.sparse = SparseWeights(values: weights.sparse.values, scale: .infinity)
-        #expect(weights.firstNonFiniteIndex == 0)
-        #expect(throws: ModelError.nonFiniteWeight(path: "w.bin", index: 0)) {
-            try WeightsFile.decode(Data(WeightsFile.encode(weights)), path: "w.bin", expectedBucketBits: 8, expectedLexiconBits: 8)
+        weights.sparse = SparseWeights(values: weights.sparse.values, scale: scale)
+        #expect(!SparseWeights.isUsable(scale: scale))
+        #expect(weights.firstNonFiniteIndex == nil, "the weights after the sparse ones are all usable")
+        do {
+            _ = try WeightsFile.decode(Data(WeightsFile.encode(weights)), path: "w.bin", expectedBucketBits: 8, expectedLexiconBits: 8)
+            Issue.record("a scale of \(scale) was read")
+        } catch {
+            #expect(error == .nonFiniteScale(path: "w.bin"))
+            #expect(error.description == "w.bin: the sparse weights' scale (the header field at byte 24) is not a finite number small enough that 32767 steps of it stay within ±1000000")
         }
+        weights.sparse = SparseWeights(values: weights.sparse.values, scale: 30)
+        #expect(try WeightsFile.decode(Data(WeightsFile.encode(weights)), path: "w.bin", expectedBucketBits: 8, expectedLexiconBits: 8).sparse.scale == 30)
     }
 
     /// `weights` in format 1, written here from its published layout (not by

@@ -26,6 +26,9 @@ public enum ModelError: Sendable, Hashable, DescribedError {
     /// 10⁶ (a finite weight so large that a
     /// text's scores could overflow to infinity and its probabilities to NaN).
     case nonFiniteWeight(path: String, index: Int)
+    /// The sparse weights' scale (a format 2 header field) is NaN, infinite,
+    /// or so large that the largest quantized weight would be beyond 10⁶.
+    case nonFiniteScale(path: String)
     /// Feature or training settings that cannot be used.
     case invalidSettings(String)
     /// Writing the model failed.
@@ -54,6 +57,8 @@ public enum ModelError: Sendable, Hashable, DescribedError {
         case .checksumMismatch(let path, let expected, let found):
             "\(path): SHA-256 is \(found), the manifest says \(expected): the file is corrupt or was replaced"
         case .nonFiniteWeight(let path, let index): "\(path): weight \(index) is not a finite number within ±\(Int(ModelWeights.largestMagnitude))"
+        case .nonFiniteScale(let path):
+            "\(path): the sparse weights' scale (the header field at byte 24) is not a finite number small enough that \(Int(SparseWeights.levels)) steps of it stay within ±\(Int(ModelWeights.largestMagnitude))"
         case .invalidSettings(let reason): "invalid settings: \(reason)"
         case .writeFailed(let path, let reason): "\(path): cannot write: \(reason)"
         }

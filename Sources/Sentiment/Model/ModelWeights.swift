@@ -32,13 +32,12 @@ struct ModelWeights: Sendable {
     /// Whether a model file may hold `value`: finite and within ±``largestMagnitude``.
     static func isUsable(_ value: Float) -> Bool { abs(value) <= largestMagnitude }
 
-    /// The first weight that is not usable (NaN, infinite, or beyond
-    /// ``largestMagnitude``), counted across the sections in their order in
-    /// `weights.bin` (as loading reports it), or nil when all are usable. A
-    /// sparse scale that makes the largest quantized weight unusable makes
-    /// the sparse weights so: the first is 0.
+    /// The first weight after the sparse ones that is not usable (NaN,
+    /// infinite, or beyond ``largestMagnitude``), counted across the sections
+    /// in their order in `weights.bin` (as loading reports it), or nil when
+    /// all are usable. The sparse weights are usable when their scale is
+    /// (`SparseWeights.isUsable(scale:)`).
     var firstNonFiniteIndex: Int? {
-        if !Self.isUsable(sparse.scale * SparseWeights.levels) { return 0 }
         var offset = sparse.count
         for section in floatSections {
             if let index = section.firstIndex(where: { !Self.isUsable($0) }) { return offset + index }

@@ -23,9 +23,9 @@ extension SentimentModel {
         let directory = directory.scheme == nil ? URL(fileURLWithPath: directory.path) : directory
         var manifest = self.manifest
         manifest.metrics.merge(metrics) { $1 }
-        if let index = weights.firstNonFiniteIndex {
-            throw .nonFiniteWeight(path: directory.appendingPathComponent(ModelDirectory.weightsName).path, index: index)
-        }
+        let weightsPath = directory.appendingPathComponent(ModelDirectory.weightsName).path
+        guard SparseWeights.isUsable(scale: weights.sparse.scale) else { throw .nonFiniteScale(path: weightsPath) }
+        if let index = weights.firstNonFiniteIndex { throw .nonFiniteWeight(path: weightsPath, index: index) }
         guard manifest.decision.isUsable else {
             throw .malformedManifest(path: directory.appendingPathComponent(ModelDirectory.manifestName).path,
                                      reason: ModelDirectory.decisionProblem)

@@ -41,6 +41,10 @@ struct SparseWeights: Sendable, Hashable {
         }
     }
 
+    /// Whether a model file may hold `scale`: every weight it scales
+    /// (32,767 steps at most) is usable (`ModelWeights.isUsable`).
+    static func isUsable(scale: Float) -> Bool { ModelWeights.isUsable(scale * levels) }
+
     /// All zero.
     static func zeros(count: Int) -> SparseWeights {
         SparseWeights(values: [Int16](repeating: 0, count: count), scale: 0)

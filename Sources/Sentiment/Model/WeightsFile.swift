@@ -224,7 +224,7 @@ enum WeightsFile {
                 sparse = bad == nil ? SparseWeights(quantizing: floats) : .zeros(count: floats.count)
             } else {
                 let scale = Float(bitPattern: UInt32(field(5)))
-                if !ModelWeights.isUsable(scale * SparseWeights.levels) { bad = 0 }
+                guard SparseWeights.isUsable(scale: scale) else { throw .nonFiniteScale(path: path) }
                 sparse = SparseWeights(values: try takeInt16(3 << bucketBits), scale: scale)
             }
             let dense = try take(3 * d)
