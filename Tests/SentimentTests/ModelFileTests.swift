@@ -620,6 +620,30 @@ struct ModelFileTests {
         }
     }
 
+    @Test("A control character in a manifest's file name (a NUL, a line break, an ESC) is escaped in the error's description, which stays on one line")
+    func controlCharactersInFileNamesAreEscaped() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        _ = try Fixtures.smallModel().save(to: directory)
+        let url = directory.appendingPathComponent("manifest.json")
+        let saved = try JSONDecoder().decode(ModelManifest.self, from: Data(contentsOf: url))
+        // Not test arguments, which the test runner prints as they are (an ESC and all).
+        for (name, expected) in [("weights.bin\u{0}", #"malformed manifest: weights.file "weights.bin\0" is not a file name in the model directory"#),
+                                 ("weights\n\u{1B}[2J.bin", #"/weights\n\u{1B}[2J.bin: no such file"#)] {
+            var manifest = saved
+            manifest.weights.file = name
+            try JSONEncoder().encode(manifest).write(to: url)
+            do {
+                _ = try SentimentModel.load(from: directory)
+                Issue.record("the model loaded")
+            } catch {
+                #expect(error.description.contains(expected), "\(error.description.debugDescription)")
+                #expect(!error.description.unicodeScalars.contains { $0.properties.generalCategory == .control })
+                #expect((error as any Error).localizedDescription == error.description)
+            }
+        }
+    }
+
     @Test("A weights file with a wrong magic number is refused")
     func wrongMagicIsRefused() throws {
         var weights = WeightsFile.encode(ModelWeights.zeros(bucketBits: 8, lexicon: .empty(bits: 8)))

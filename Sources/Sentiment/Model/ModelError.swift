@@ -5,7 +5,10 @@ import Foundation
 ///
 /// `description` is a one-line message naming the file and what is wrong,
 /// and `localizedDescription` (`LocalizedError`) is the same, so an
-/// application that logs errors generically shows it too.
+/// application that logs errors generically shows it too. A control
+/// character in a path or a manifest's file name (a NUL, a line break, an
+/// ESC) is written there as an escape (`\0`, `\n`, `\u{1B}`), so the message
+/// stays one line and prints safely on a terminal.
 public enum ModelError: Sendable, Hashable, DescribedError {
     /// The file (or directory) does not exist.
     case missing(path: String)
@@ -44,7 +47,9 @@ public enum ModelError: Sendable, Hashable, DescribedError {
         }
     }
 
-    public var description: String {
+    public var description: String { unescapedDescription.escapingControlCharacters }
+
+    private var unescapedDescription: String {
         switch self {
         case .missing(let path): "\(path): no such file"
         case .unreadable(let path, let reason): "\(path): cannot read: \(reason)"
