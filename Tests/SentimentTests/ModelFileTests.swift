@@ -186,6 +186,29 @@ struct ModelFileTests {
         }
     }
 
+    @Test("A letters.bin whose size and checksum match the manifest but which is not a letter model is refused as letters.bin, not as a malformed manifest")
+    func wrongLetterContentFails() throws {
+        let directory = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(directory) }
+        _ = try SentimentModel.loadDefault().save(to: directory)
+        let url = directory.appendingPathComponent("letters.bin")
+        var bytes = try Data(contentsOf: url)
+        bytes[0] = UInt8(ascii: "X")  // the mark, "SSLETTR1", no longer
+        try bytes.write(to: url)
+        let manifestURL = directory.appendingPathComponent("manifest.json")
+        var manifest = try JSONDecoder().decode(ModelManifest.self, from: Data(contentsOf: manifestURL))
+        manifest.letters?.sha256 = ModelDirectory.sha256(bytes)
+        try JSONEncoder().encode(manifest).write(to: manifestURL)
+        do {
+            _ = try SentimentModel.load(from: directory)
+            Issue.record("the model loaded")
+        } catch {
+            #expect(error == .notALetterModel(path: url.path))
+            #expect(error.description == "\(url.path): not a letter model (707289 bytes starting \"SSLETTR1\")")
+            #expect(!error.isMissing)
+        }
+    }
+
     @Test("A missing weights file fails as missing, naming it")
     func missingWeightsFail() throws {
         let directory = try Fixtures.temporaryDirectory()

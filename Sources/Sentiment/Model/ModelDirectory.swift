@@ -98,9 +98,7 @@ enum ModelDirectory {
         guard digest == reference.sha256.lowercased() else {
             throw .checksumMismatch(path: url.path, expected: reference.sha256, found: digest)
         }
-        guard let letters = LetterModel(fileBytes: data) else {
-            throw .malformedManifest(path: url.path, reason: "not a letter model (\(LetterModel.magic.count + LetterModel.entries) bytes starting \"\(String(decoding: LetterModel.magic, as: UTF8.self))\")")
-        }
+        guard let letters = LetterModel(fileBytes: data) else { throw .notALetterModel(path: url.path) }
         return letters
     }
 

@@ -21,6 +21,9 @@ public enum ModelError: Sendable, Hashable, DescribedError {
     case unsupportedVersion(path: String, found: Int, supported: Int)
     /// The weights file does not start with the magic number.
     case badMagic(path: String)
+    /// The letter model's file (`letters.bin`) is not one: its size and
+    /// checksum are the manifest's, but it is not a mark and a whole table.
+    case notALetterModel(path: String)
     /// A size in the file disagrees with the manifest or the file's length.
     case sizeMismatch(path: String, what: String, expected: Int, found: Int)
     /// The weights' SHA-256 differs from the manifest's.
@@ -57,6 +60,8 @@ public enum ModelError: Sendable, Hashable, DescribedError {
         case .unsupportedVersion(let path, let found, let supported):
             "\(path): format version \(found) is not supported (this build reads versions 1 to \(supported))"
         case .badMagic(let path): "\(path): not a swift-sentiment weights file (bad magic number)"
+        case .notALetterModel(let path):
+            "\(path): not a letter model (\(LetterModel.magic.count + LetterModel.entries) bytes starting \"\(String(decoding: LetterModel.magic, as: UTF8.self))\")"
         case .sizeMismatch(let path, let what, let expected, let found):
             "\(path): \(what) is \(found), expected \(expected)"
         case .checksumMismatch(let path, let expected, let found):
