@@ -17,7 +17,8 @@ struct EvalCommand: ParsableCommand {
             language test puts in another language are scored with the model's \
             label (which classify withholds) and counted under the data line, \
             as are rows that repeat an earlier row's id (each is scored and \
-            counted; "repeated_ids" in JSON).
+            counted; "repeated_ids" in JSON). Texts with NUL bytes, which classify \
+            flags as "NUL bytes", are scored as they are and counted on standard error.
 
             Examples:
               sentiment eval ../shared/data/semeval/dev.tsv

@@ -17,7 +17,8 @@ struct TrainCommand: ParsableCommand {
             model, when the training file has 10,000 tweets or more). A class no \
             training tweet is labelled with is warned about: the model never \
             predicts it. Rows that repeat an earlier row's id are counted on \
-            standard error (each is still trained on, or scored).
+            standard error (each is still trained on, or scored), and so are \
+            texts with NUL bytes (read as they are).
 
             Example (rebuilds the shipped model):
               sentiment train --train ../shared/data/semeval/train.tsv \\
@@ -223,12 +224,25 @@ func readExamples(_ path: String) throws -> [LabeledExample] {
         printError("\(dataName(path)): no labelled tweets, only a header: nothing to evaluate")
         throw ExitCode.dataError
     }
+    warnOfNULBytes(examples, in: path)
     return examples
 }
 
 /// `readExamples` and the SHA-256 of the bytes read (a pipe cannot be read twice).
 func readExamplesAndDigest(_ path: String) throws -> (examples: [LabeledExample], sha256: String) {
-    try readLabelled(path, file: LabeledExample.readTSVAndDigest, data: LabeledExample.readTSVAndDigest(data:name:))
+    let read = try readLabelled(path, file: LabeledExample.readTSVAndDigest, data: LabeledExample.readTSVAndDigest(data:name:))
+    warnOfNULBytes(read.examples, in: path)
+    return read
+}
+
+/// Says on standard error how many texts of the data at `path` hold NUL
+/// bytes, which `classify` flags as "NUL bytes" (UTF-16 read as UTF-8 has
+/// them); they are read as they are, so the metrics and the model are as
+/// without the warning.
+private func warnOfNULBytes(_ examples: [LabeledExample], in path: String) {
+    let count = examples.count(where: { $0.text.utf8.contains(0) })
+    guard count > 0 else { return }
+    printError("warning: \(dataName(path)): NUL bytes in \(count) \(count == 1 ? "text" : "texts") (UTF-16 read as UTF-8 has them), read as they are")
 }
 
 /// How messages, reports and manifests name the data at `path`: "standard input" for `-`.

@@ -523,4 +523,21 @@ struct EvalCommandTests {
         #expect(try await json(try eval(["Models/default", "--json", noIDs.path]))["repeated_ids"] as? Int == 0)
         #expect(!(try await eval(["Models/default", labelled])).output.contains("an earlier id"))
     }
+
+    @Test("A text with NUL bytes is scored as it is and said on standard error, as classify flags such a text with \"NUL bytes\"; the metrics are those of the same rows")
+    func nulBytesAreSaid() async throws {
+        let rows = "label\ttext\npositive\tI love\u{0}this so much :)\nnegative\tworst\u{0}day ever :(\nneutral\tthe bus leaves at noon\n"
+        let data = folder.appendingPathComponent("nul.tsv")
+        try rows.write(to: data, atomically: false, encoding: .utf8)
+        let run = try await eval(["Models/default", "--json", data.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr == "sentiment: warning: \(data.path): NUL bytes in 2 texts (UTF-16 read as UTF-8 has them), read as they are\n")
+        #expect(try json(run)["count"] as? Int == 3)
+        let piped = try await SentimentExecutable.run(["eval", "Models/default", "--json", "-"], input: Data(rows.utf8))
+        #expect(piped.stderr == "sentiment: warning: standard input: NUL bytes in 2 texts (UTF-16 read as UTF-8 has them), read as they are\n")
+        #expect(try json(piped)["macro_recall"] as? Double == json(run)["macro_recall"] as? Double)
+        let classify = try await SentimentExecutable.run(["classify"], input: Data("I love\u{0}this so much :)\n".utf8))
+        #expect(try classify.records().first?["warning"] as? String == "NUL bytes", "\(classify.output)")
+        #expect(!(try await eval(["Models/default", labelled])).stderr.contains("NUL"))
+    }
 }

@@ -340,6 +340,25 @@ struct TrainCommandTests {
         #expect(!plain.stderr.contains("an earlier"), "\(plain.stderr)")
     }
 
+    @Test("Texts of --train or --dev with NUL bytes are said on standard error, as eval says them, and the model is written all the same")
+    func nulBytesAreSaid() async throws {
+        let nul = folder.appendingPathComponent("nul.tsv")
+        try (String(contentsOfFile: labelled, encoding: .utf8) + "99\tpositive\tI love\u{0}this\n").write(to: nul, atomically: false, encoding: .utf8)
+        let out = folder.appendingPathComponent("nul-train")
+        let asTrain = try await SentimentExecutable.run(["train", "--train", nul.path, "--out", out.path, "--bucket-bits", "14",
+                                                         "--folds", "3", "--threads", "2"])
+        #expect(asTrain.status == 0, "\(asTrain.stderr)")
+        #expect(asTrain.stderr.hasPrefix("sentiment: warning: \(nul.path): NUL bytes in 1 text (UTF-16 read as UTF-8 has them), read as they are\n"),
+                "\(asTrain.stderr)")
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent("manifest.json").path))
+
+        let (asDev, _) = try await train("nul-dev", ["--dev", nul.path])
+        #expect(asDev.status == 0, "\(asDev.stderr)")
+        #expect(asDev.stderr.contains("sentiment: warning: \(nul.path): NUL bytes in 1 text (UTF-16 read as UTF-8 has them), read as they are\n"),
+                "\(asDev.stderr)")
+        #expect(!asDev.stderr.contains("\(labelled): NUL"), "\(asDev.stderr)")
+    }
+
     @Test("A missing training file exits 66, a bad label 65, a bad option 64, and no model is written")
     func failures() async throws {
         let noFile = try await SentimentExecutable.run(["train", "--train", folder.appendingPathComponent("none.tsv").path,
