@@ -66,6 +66,22 @@ struct ModelLocatorTests {
         }
     }
 
+    @Test("A SENTIMENT_MODEL whose bytes are not UTF-8 is refused saying so, not looked for as a folder named with U+FFFD that is not there")
+    func environmentModelNotUTF8() async {
+        await #expect(processExitsWith: .success) {
+            // "/nonexistent-mod\xE9l": "modèl" in Latin-1.
+            let name = Array("/nonexistent-mod".utf8CString.dropLast()) + [CChar(bitPattern: 0xE9), CChar(UInt8(ascii: "l")), 0]
+            setenv("SENTIMENT_MODEL", name, 1)
+            do {
+                _ = try SentimentModel.loadDefault()
+                exit(1)
+            } catch {
+                exit("\(error)" == "/nonexistent-mod\u{FFFD}l: cannot read: $SENTIMENT_MODEL names it in bytes that are not valid UTF-8 "
+                     + "(shown as U+FFFD), and a model folder's name is read as UTF-8 (rename the folder, or load it with load(from:))" ? 0 : 2)
+            }
+        }
+    }
+
     @Test("The package checkout is the last place looked, and nothing found is nil")
     func checkoutLast() throws {
         try layout(models: ["checkout/Models/default"]) { root in

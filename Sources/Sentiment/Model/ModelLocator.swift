@@ -54,8 +54,15 @@ extension SentimentModel {
     ///
     /// - Throws: `ModelError.missing` listing where it looked, or the load
     ///   error; a model named by `SENTIMENT_MODEL` that is not there is
-    ///   `missing` with the variable named beside its path.
+    ///   `missing` with the variable named beside its path; a `SENTIMENT_MODEL`
+    ///   whose bytes are not UTF-8 is `unreadable`, saying so (the runtime
+    ///   reads it with U+FFFD in place of its bad bytes, which names another
+    ///   folder, one that does not exist).
     public static func loadDefault() throws(ModelError) -> SentimentModel {
+        if let raw = getenv(modelEnvironmentVariable), raw.pointee != 0, String(validatingCString: raw) == nil {
+            throw .unreadable(path: String(cString: raw), reason: "$\(modelEnvironmentVariable) names it in bytes that are not valid UTF-8 "
+                + "(shown as U+FFFD), and a model folder's name is read as UTF-8 (rename the folder, or load it with load(from:))")
+        }
         guard let directory = defaultDirectory() else {
             throw .missing(path: "Models/default (looked in $\(modelEnvironmentVariable), the current directory and its parents, beside the executable, in ../\(installedModelPath) from it, and the package checkout)")
         }
