@@ -27,6 +27,28 @@ struct LogisticObjectiveTests {
         return (0..<objective.parameterCount).map { movable($0) ? Double.random(in: -0.5...0.5, using: &generator) : 0 }
     }
 
+    @Test("Zero weights are the lowest loss of rows with the same features in every class, equally weighted, and of no others")
+    func flatAtZero() {
+        var set = TrainingSet(rowStart: [0], indices: [], values: [], dense: [], labels: [])
+        for row in 0..<12 {
+            set.indices += [3, 7]
+            set.values += [0.7, 0.2]
+            set.rowStart.append(set.indices.count)
+            set.dense += (0..<DenseFeature.count).map { Float($0) * 0.37 - 1 }
+            set.labels.append(UInt8(row % 3))
+        }
+        func objective(_ set: TrainingSet, classWeights: [Double] = [1, 1, 1], rows: [Int] = Array(0..<12)) -> LogisticObjective {
+            LogisticObjective(set: set, rows: rows, classWeights: classWeights, l2: 1e30, buckets: 16)
+        }
+        #expect(objective(set).isFlatAtZero())
+        #expect(!objective(set, rows: Array(0..<11)).isFlatAtZero(), "four, four and three rows")
+        #expect(!objective(set, classWeights: [1.5, 1, 1]).isFlatAtZero())
+        var apart = set
+        apart.values[0] = 0.71  // the first row, a negative one, differs in one feature
+        #expect(!objective(apart).isFlatAtZero())
+        #expect(!Self.objective().isFlatAtZero())
+    }
+
     @Test("The objective's gradient agrees with its finite differences in sparse, dense and bias parameters")
     func gradientMatchesFiniteDifferences() {
         let objective = Self.objective()

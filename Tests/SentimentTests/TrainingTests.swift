@@ -75,8 +75,36 @@ struct TrainingTests {
             try Trainer(options: options).train(Fixtures.sample)
         } throws: { error in
             guard case .stalled? = error as? TrainingError else { return false }
-            return "\(error)".contains("no step lowered")
+            return "\(error)".contains("no step lowered") && "\(error)".contains("options too large for floating point")
         }
+    }
+
+    @Test("A fit of rows that no feature tells apart (one text, its classes equally split) that takes no step blames the data, not the options")
+    func nothingToLearnBlamesTheData() throws {
+        var options = TrainingOptions()
+        options.features.bucketBits = 14
+        options.threads = 1
+        var stopped = 0
+        // Whether a step is taken from the optimum is a matter of rounding: some of these take one, some none.
+        for perClass in 4...6 {
+            let examples = (0..<perClass).flatMap { _ in SentimentLabel.allCases.map { LabeledExample(text: "the bus is here", label: $0) } }
+            for folds in 2...3 {
+                options.folds = folds
+                do {
+                    _ = try Trainer(options: options).train(examples)
+                } catch {
+                    stopped += 1
+                    guard case .nothingToLearn(_, let objective)? = error as? TrainingError else {
+                        Issue.record("\(perClass) a class, \(folds) folds: \(error)")
+                        continue
+                    }
+                    #expect(abs(objective - log(3)) < 1e-12)
+                    #expect("\(error)".contains("the data does this, not the options: no row's features tell the classes apart"), "\(error)")
+                    #expect(!"\(error)".contains("options too large"), "\(error)")
+                }
+            }
+        }
+        #expect(stopped > 0, "none of the fits stopped, so none was tested")
     }
 
     @Test("Training on examples of one class fails: a model needs two classes to tell apart")

@@ -118,6 +118,33 @@ struct LogisticObjective: @unchecked Sendable {
         return (z0, z1, z2)
     }
 
+    /// Whether zero weights are already the lowest loss: the gradient there,
+    /// summed in Double, is 0 but for rounding (within 10⁻⁹ of the sum of its
+    /// terms' sizes, for every parameter). Then no feature's weighted values
+    /// differ between the classes, and the classes weigh the same: the data
+    /// does that (every row the same text, its classes equally split), not the
+    /// options (L2 adds nothing at 0). `evaluate`'s Float sums cannot tell:
+    /// their rounding leaves such a gradient at 10⁻⁸, as large as some data's.
+    func isFlatAtZero() -> Bool {
+        let d = DenseFeature.count
+        // 3·(p_c − [y = c]) at p = 1/3, exactly: 1, or −2 for the row's class.
+        var sums = [Double](repeating: 0, count: parameterCount), sizes = sums
+        for i in rows {
+            let y = Int(set.labels[i]), w = classWeights[y]
+            func add(_ slot: Int, _ x: Double) {
+                for c in 0..<3 {
+                    let term = w * (c == y ? -2 : 1) * x
+                    sums[3 * slot + c] += term
+                    sizes[3 * slot + c] += abs(term)
+                }
+            }
+            for k in set.rowStart[i]..<set.rowStart[i + 1] { add(Int(set.indices[k]), Double(values[k])) }
+            for j in 0..<d { add(buckets + j, Double(set.dense[i * d + j])) }
+            add(buckets + d, 1)
+        }
+        return zip(sums, sizes).allSatisfy { abs($0) <= 1e-9 * $1 }
+    }
+
     /// Blocks of rows whose gradients `evaluate` sums apart:
     /// `gradientBlocks`, or one for fewer than 256 rows.
     var gradientChunks: Int { max(1, min(Self.gradientBlocks, rows.count / 256 + 1)) }

@@ -358,7 +358,9 @@ public struct Trainer: Sendable {
     /// Fits `objective` from zero weights; `name` ("fold 2 fit") is for the error.
     ///
     /// - Throws: `TrainingError.diverged` when the loss or a weight ends up NaN
-    ///   or infinite, `TrainingError.stalled` when no step lowered the loss.
+    ///   or infinite; when no step lowered the loss, `TrainingError.nothingToLearn`
+    ///   if zero weights are already the lowest loss (`isFlatAtZero`), else
+    ///   `TrainingError.stalled`.
     private func fit(_ objective: LogisticObjective, name: String) throws(TrainingError) -> ([Double], LBFGS.Report) {
         // L-BFGS moves only the parameters the rows reach (`PackedParameters`);
         // the objective reads and writes the full vectors.
@@ -383,7 +385,10 @@ public struct Trainer: Sendable {
         guard report.objective.isFinite, theta.allSatisfy(\.isFinite) else {
             throw .diverged(fit: name, objective: report.objective)
         }
-        guard report.steps > 0 else { throw .stalled(fit: name, objective: report.objective) }
+        guard report.steps > 0 else {
+            throw objective.isFlatAtZero() ? .nothingToLearn(fit: name, objective: report.objective)
+                                           : .stalled(fit: name, objective: report.objective)
+        }
         return (theta, report)
     }
 
@@ -442,6 +447,12 @@ public enum TrainingError: Sendable, DescribedError {
     /// untrained (every class 1/3). Options that scale the features so far that
     /// the loss cannot move (a huge character weight) do this.
     case stalled(fit: String, objective: Double)
+    /// A fit took no step because there was none to take: at zero weights the
+    /// gradient is 0 but for rounding, so the start (every class 1/3) is
+    /// already the lowest loss. The data does this, not the options: no row's
+    /// features tell the classes apart (every row the same text, its classes
+    /// equally split).
+    case nothingToLearn(fit: String, objective: Double)
 
     public var description: String {
         switch self {
@@ -451,6 +462,8 @@ public enum TrainingError: Sendable, DescribedError {
             "training diverged: the \(fit)'s loss (\(objective)) or a weight is not a finite number; options too large for floating point, such as the naive Bayes power, do this"
         case .stalled(let fit, let objective):
             "training made no progress: no step lowered the \(fit)'s loss from its start (\(objective)), so its weights would be untrained; options too large for floating point, such as the L2 strength or the naive Bayes power, do this"
+        case .nothingToLearn(let fit, let objective):
+            "training made no progress: the \(fit)'s loss is at its lowest where it starts (\(objective), every class 1/3), so its weights would be untrained; the data does this, not the options: no row's features tell the classes apart (as when every row holds the same text and the classes are equally split)"
         }
     }
 }
