@@ -358,7 +358,8 @@ public struct Trainer: Sendable {
     /// Fits `objective` from zero weights; `name` ("fold 2 fit") is for the error.
     ///
     /// - Throws: `TrainingError.diverged` when the loss or a weight ends up NaN
-    ///   or infinite; when no step lowered the loss, `TrainingError.nothingToLearn`
+    ///   or infinite; when no step lowered the loss, or every weight stays
+    ///   within ``untrainedWeight`` of zero, `TrainingError.nothingToLearn`
     ///   if zero weights are already the lowest loss (`isFlatAtZero`), else
     ///   `TrainingError.stalled`.
     private func fit(_ objective: LogisticObjective, name: String) throws(TrainingError) -> ([Double], LBFGS.Report) {
@@ -385,12 +386,17 @@ public struct Trainer: Sendable {
         guard report.objective.isFinite, theta.allSatisfy(\.isFinite) else {
             throw .diverged(fit: name, objective: report.objective)
         }
-        guard report.steps > 0 else {
+        // Steps of rounding's size (a gradient of 10⁻⁸ where it is 0) leave the weights untrained as surely as none.
+        guard report.steps > 0, theta.contains(where: { abs($0) > Self.untrainedWeight }) else {
             throw objective.isFlatAtZero() ? .nothingToLearn(fit: name, objective: report.objective)
                                            : .stalled(fit: name, objective: report.objective)
         }
         return (theta, report)
     }
+
+    /// The largest weight of a fit that is taken as untrained: every class's
+    /// probability within about 10⁻⁶ of 1/3 for any tweet.
+    static let untrainedWeight = 1e-6
 
     /// The fold of each example (see `FoldOrder`). Chronological folds keep the
     /// copies of a tweet (examples with one id) together, in the fold of the
@@ -443,8 +449,9 @@ public enum TrainingError: Sendable, DescribedError {
     /// point (a huge character weight or naive Bayes power) do this.
     case diverged(fit: String, objective: Double)
     /// A fit took no step: from zero weights, no step along the descent
-    /// direction lowered the loss in floating point, so the weights would be
-    /// untrained (every class 1/3). Options that scale the features so far that
+    /// direction lowered the loss in floating point (or only steps that left
+    /// every weight within `Trainer.untrainedWeight` of zero), so the weights
+    /// would be untrained (every class 1/3). Options that scale the features so far that
     /// the loss cannot move (a huge character weight) do this.
     case stalled(fit: String, objective: Double)
     /// A fit took no step because there was none to take: at zero weights the
