@@ -97,14 +97,25 @@ struct ClassifyItem: Sendable {
     /// number, or that comes back as the same number, however spelt (`1.0`
     /// as `1`, `1e2` as `100`, `2.50` as `2.5`, which JSON readers read alike).
     private static func alteredEcho(of id: JSONValue, written: JSONText?) -> (String, String)? {
-        switch id {
-        case .integer, .unsignedInteger, .number, .decimal: break
-        default: return nil
-        }
-        guard let text = written?.member("id")?.text, let data = try? JSONCoding.encoder.encode(id) else { return nil }
+        guard isNumber(id), let text = written?.member("id")?.text, let data = try? JSONCoding.encoder.encode(id) else { return nil }
         let echo = String(decoding: data, as: UTF8.self)
         guard let value = DecimalNumber(text), value != DecimalNumber(echo) else { return nil }
         return (text.count > 40 ? String(text.prefix(40)) + "…" : text, echo)
+    }
+
+    /// Whether `value` is a number, the one kind of id decoding may alter.
+    private static func isNumber(_ value: JSONValue) -> Bool {
+        switch value {
+        case .integer, .unsignedInteger, .number, .decimal: true
+        default: false
+        }
+    }
+
+    /// Whether `item` is an object whose `id` is a number: only then is the
+    /// request read as written (``JSONText``), to tell whether it comes back as another.
+    static func hasNumberID(_ item: JSONValue) -> Bool {
+        guard case .object(let object) = item, let id = object["id"] else { return false }
+        return isNumber(id)
     }
 
     private static func check(_ text: String, field: String, limits: ClassifyLimits) -> Result<String, ItemError> {

@@ -93,7 +93,9 @@ struct ClassifyRoutes {
                 throw Problem.malformedBody("\"items\" is \(list.typeName); expected an array of {\"id\", \"text\"} objects")
             }
             guard array.count <= limits.maximumItems else { throw Problem.tooManyItems(array.count, limit: limits.maximumItems) }
-            let written = JSONText(document: ArraySlice(data)).member("items")?.elements.flatMap { $0.count == array.count ? $0 : nil }
+            // The body is copied and scanned as written only when an id is a number.
+            let written = array.contains(where: ClassifyItem.hasNumberID)
+                ? JSONText(document: ArraySlice(data)).member("items")?.elements.flatMap { $0.count == array.count ? $0 : nil } : nil
             items = array.enumerated().map {
                 ClassifyItem.fromItem($1, written: written?[$0], index: $0, field: "items[\($0)]", limits: limits)
             }
