@@ -16,7 +16,7 @@ final class BatchSource: @unchecked Sendable {
     /// The input that could not be opened or read, once met.
     var failure: LineReader.Failure? { lock.withLock { readFailure } }
 
-    /// The inputs read so far whose first line holds a `\r` alone (`LineReader`).
+    /// The inputs read so far that are one line holding a `\r` alone (`LineReader`).
     var carriageReturnLines: [(input: LineReader.Input, line: Int)] { lock.withLock { reader.carriageReturnLines } }
 
     /// Fills `batch` with the next lines and gives it the next sequence

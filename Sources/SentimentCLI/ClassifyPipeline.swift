@@ -49,7 +49,7 @@ final class ClassifyPipeline {
         var inputFailure: LineReader.Failure?
         /// `errno` of a failed write to standard output (EPIPE: the reader left).
         var writeError: Int32?
-        /// The inputs whose first line holds a `\r` alone, and its number (`LineReader`).
+        /// The inputs that are one line holding a `\r` alone, and its number (`LineReader`).
         var carriageReturnLines: [(input: LineReader.Input, line: Int)] = []
     }
 

@@ -76,11 +76,18 @@ final class LineReader {
     private var rawBlock = [UInt8]()
     /// The inputs that are one line holding a `\r` that no `\n` follows, with
     /// that line's number: a file whose lines end in `\r` alone (classic Mac
-    /// OS). Only first lines are looked at, and one is taken back when a
-    /// second line follows it (a stray `\r` in a file of lines).
-    private(set) var carriageReturnLines: [(input: Input, line: Int)] = []
-    /// The last of `carriageReturnLines` is the current input's first line, and no line has followed it yet.
-    private var carriageReturnPending = false
+    /// OS). Only first lines are looked at, and one counts only when no
+    /// second line follows it (a stray `\r` in a file of lines does not).
+    var carriageReturnLines: [(input: Input, line: Int)] { oneLineCarriageReturns + (carriageReturnCandidate.flatMap(oneLine) ?? []) }
+    /// The earlier inputs whose one line holds a `\r`.
+    private var oneLineCarriageReturns: [(input: Input, line: Int)] = []
+    /// The current input's first line, when it holds a `\r`.
+    private var carriageReturnCandidate: (input: Input, line: Int)?
+
+    /// `candidate` in a list when no line has followed it: the lines are numbered across the inputs.
+    private func oneLine(_ candidate: (input: Input, line: Int)) -> [(input: Input, line: Int)] {
+        nextLineNumber == candidate.line + 1 ? [candidate] : []
+    }
 
     init(inputs: [Input], maxLineLength: Int = 1 << 20, blockSize: Int = 1 << 20, maxLines: Int = 4096,
          tooLongPrefix: Int = 1 << 16) {
@@ -265,10 +272,6 @@ final class LineReader {
         defer { nextLineNumber += 1 }
         let first = atFirstLine
         atFirstLine = false
-        if carriageReturnPending && !first {
-            carriageReturnLines.removeLast()
-            carriageReturnPending = false
-        }
         if skipping {
             skipping = false
             batch.lines.append(Batch.Line(start: start + skippedMark, count: tooLongPrefix, number: nextLineNumber, tooLong: true))
@@ -280,8 +283,7 @@ final class LineReader {
         if count > 0 && batch.input.base.load(fromByteOffset: end - 1, as: UInt8.self) == 0x0D { count -= 1 }
         let tooLong = count > maxLineLength
         if first && !tooLong && count > 0 && memchr(batch.input.base + start, 0x0D, count) != nil {
-            carriageReturnLines.append((current, nextLineNumber))
-            carriageReturnPending = true
+            carriageReturnCandidate = (current, nextLineNumber)
         }
         batch.lines.append(Batch.Line(start: start, count: tooLong ? tooLongPrefix : count, number: nextLineNumber, tooLong: tooLong))
     }
@@ -300,9 +302,10 @@ final class LineReader {
     }
 
     private func openInput(_ input: Input) throws(Failure) {
+        if let candidate = carriageReturnCandidate { oneLineCarriageReturns += oneLine(candidate) }
+        carriageReturnCandidate = nil
         current = input
         atFirstLine = true
-        carriageReturnPending = false
         sniffing = true
         utf16 = nil
         switch input {
