@@ -1,4 +1,5 @@
 import Foundation
+import Sentiment
 
 /// One measurement: a stage, a process run or a peer, with its timings.
 struct BenchResult: Codable {
@@ -189,30 +190,14 @@ func requireFolder(_ path: String, option: String) throws {
     }
 }
 
-/// Writes `data` to `path` (made or emptied first).
+/// Writes `data` to `path`, replacing an earlier file whole (`writeOutputFile`):
+/// a write that fails part way leaves the last run's results as they were.
 ///
 /// - Throws: `BenchError` "OPTION PATH: cannot write it: REASON", the system's reason.
 func writeFile(_ data: Data, to path: String, option: String) throws {
-    func failure(_ code: Int32) -> BenchError {
-        BenchError("\(option) \(path): cannot write it: \(String(cString: strerror(code)))")
+    if let reason = writeOutputFile(Array(data), to: path) {
+        throw BenchError("\(option) \(path): cannot write it: \(reason)")
     }
-    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw failure(errno) }
-    var written = 0
-    let code: Int32? = data.withUnsafeBytes { bytes in
-        while written < bytes.count {
-            let count = write(descriptor, bytes.baseAddress! + written, bytes.count - written)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return errno }
-            written += count
-        }
-        return nil
-    }
-    if let code {
-        close(descriptor)
-        throw failure(code)
-    }
-    guard close(descriptor) == 0 else { throw failure(errno) }
 }
 
 /// Fails unless `path` is a file that can be read, saying why: "PATH: no such

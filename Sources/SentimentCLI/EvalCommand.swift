@@ -104,7 +104,7 @@ struct EvalCommand: ParsableCommand {
             // `--report /dev/stdout` into that pipe: its reader is gone, and
             // opening it again would wait for another.
             if readerLeft, Self.isOpen(report, as: STDOUT_FILENO) { throw ExitCode.success }
-            if let reason = writeOutputFile(EvaluationReport.html(evaluation, model: model, file: file, repeatedIDs: repeated), to: report) {
+            if let reason = writeOutputFile(Array(EvaluationReport.html(evaluation, model: model, file: file, repeatedIDs: repeated).utf8), to: report) {
                 // `--report /dev/stdout` into a pipe whose reader left: as the metrics, quietly.
                 if reason == String(cString: strerror(EPIPE)) { throw ExitCode.success }
                 printError("cannot write \(report): \(reason)")

@@ -212,6 +212,31 @@ struct BenchCommandTests {
         #expect(try String(contentsOf: dump, encoding: .utf8).split(separator: "\n").count == 20)
     }
 
+    @Test("A --json or --svg whose write fails part way (a file-size limit) leaves the last run's file as it was, with no half-written file beside it",
+          arguments: ["--json", "--svg"])
+    func failedWriteKeepsTheLastResults(option: String) async throws {
+        let results = folder.appendingPathComponent("results")
+        let (json, svg) = (results.appendingPathComponent("bench.json"), results.appendingPathComponent("bench.svg"))
+        let first = try await bench(["--filter", "tokenizer/all", "--json", json.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        let earlier = try Data(contentsOf: option == "--json" ? json : svg)
+        // The dump is kept from the first run, so the one file written is the
+        // one asked about (the other goes to /dev/null, written in place). The
+        // shell ignores SIGXFSZ and limits files to one block of 512 bytes,
+        // less than either file: its write fails with EFBIG.
+        let (executable, common) = try benchCommand()
+        let paths = option == "--json" ? ["--json", json.path, "--svg", "/dev/null"] : ["--json", "/dev/null", "--svg", svg.path]
+        let run = try await SentimentExecutable.run(executable: URL(fileURLWithPath: "/bin/sh"), [
+            "-c", #"trap '' XFSZ; ulimit -f 1 && exec "$@""#, "sh", executable.path,
+        ] + common + ["--filter", "tokenizer/all"] + paths)
+        #expect(run.status != 0)
+        let path = option == "--json" ? json.path : svg.path
+        #expect(run.stderr.contains("\(option) \(path): cannot write it: File too large"), "\(run.stderr)")
+        #expect(try Data(contentsOf: option == "--json" ? json : svg) == earlier)
+        let left = try FileManager.default.contentsOfDirectory(atPath: results.path).sorted()
+        #expect(left == ["bench.json", "bench.svg"], "no hidden half-written file is left beside it")
+    }
+
     @Test("Two runs at once sharing a --work-dir both write their dumps and finish, neither losing the other's partial file")
     func twoRunsShareAWorkDir() async throws {
         let (bench, common) = try benchCommand()
