@@ -66,12 +66,16 @@ struct ModelLocatorTests {
         }
     }
 
-    @Test("A SENTIMENT_MODEL whose bytes are not UTF-8 is refused saying so, not looked for as a folder named with U+FFFD that is not there")
+    @Test("A SENTIMENT_MODEL whose bytes are not UTF-8 is refused saying so, not looked for as a folder named with U+FFFD that is not there, and is no default directory")
     func environmentModelNotUTF8() async {
         await #expect(processExitsWith: .success) {
             // "/nonexistent-mod\xE9l": "modèl" in Latin-1.
             let name = Array("/nonexistent-mod".utf8CString.dropLast()) + [CChar(bitPattern: 0xE9), CChar(UInt8(ascii: "l")), 0]
             setenv("SENTIMENT_MODEL", name, 1)
+            if let directory = SentimentModel.defaultDirectory() {
+                print("defaultDirectory() is \(directory.path)")
+                exit(3)
+            }
             do {
                 _ = try SentimentModel.loadDefault()
                 exit(1)

@@ -59,7 +59,7 @@ extension SentimentModel {
     ///   reads it with U+FFFD in place of its bad bytes, which names another
     ///   folder, one that does not exist).
     public static func loadDefault() throws(ModelError) -> SentimentModel {
-        if let raw = getenv(modelEnvironmentVariable), raw.pointee != 0, String(validatingCString: raw) == nil {
+        if let raw = getenv(modelEnvironmentVariable), isNotUTF8(raw) {
             throw .unreadable(path: String(cString: raw), reason: "$\(modelEnvironmentVariable) names it in bytes that are not valid UTF-8 "
                 + "(shown as U+FFFD), and a model folder's name is read as UTF-8 (rename the folder, or load it with load(from:))")
         }
@@ -75,8 +75,12 @@ extension SentimentModel {
 
     /// Where `loadDefault()` would load from: the directory `SENTIMENT_MODEL`
     /// names when it is set (as it is, whether or not it holds a model), else
-    /// the first candidate with a manifest, or nil when none has one.
+    /// the first candidate with a manifest, or nil when none has one. Nil too
+    /// when `SENTIMENT_MODEL` is set in bytes that are not valid UTF-8, which
+    /// `loadDefault()` refuses: read as a string, they would name another
+    /// folder, with U+FFFD in its name.
     public static func defaultDirectory() -> URL? {
+        if let raw = getenv(modelEnvironmentVariable), isNotUTF8(raw) { return nil }
         // This file is Sources/Sentiment/Model/ModelLocator.swift in the package checkout.
         let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -85,6 +89,11 @@ extension SentimentModel {
             currentDirectory: URL(fileURLWithPath: FileManager.default.currentDirectoryPath),
             executable: Bundle.main.executableURL?.resolvingSymlinksInPath(),
             checkout: checkout)
+    }
+
+    /// Whether `value`, an environment variable's, is set (not empty) in bytes that are not valid UTF-8.
+    private static func isNotUTF8(_ value: UnsafePointer<CChar>) -> Bool {
+        value.pointee != 0 && String(validatingCString: value) == nil
     }
 
     /// `defaultDirectory()`'s search with its inputs given: the steps of `loadDefault()`.
