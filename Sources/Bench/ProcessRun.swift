@@ -128,7 +128,11 @@ enum ChildProcess {
     /// Starts `arguments` (looked up in PATH) with `actions` on its streams, in
     /// a process group of its own with SIGINT and SIGTERM unblocked and at
     /// their default action (even if Bench was started with them ignored),
-    /// for `Interruption` to end it and whatever it starts.
+    /// for `Interruption` to end it and whatever it starts, and SIGPIPE at its
+    /// default action too: Bench ignores it for itself, and an ignored signal
+    /// stays ignored across `exec`, so every child (and its children) would
+    /// have written on into a closed pipe instead of ending as a pipeline's
+    /// programs do.
     private static func spawn(_ arguments: [String], actions: inout posix_spawn_file_actions_t,
                       environment: [String: String]) throws -> pid_t {
         var merged = ProcessInfo.processInfo.environment
@@ -146,6 +150,7 @@ enum ChildProcess {
         sigemptyset(&unblocked)
         posix_spawnattr_setsigmask(&attributes, &unblocked)
         var defaults = Interruption.signals
+        sigaddset(&defaults, SIGPIPE)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))

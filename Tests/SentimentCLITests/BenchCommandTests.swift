@@ -185,6 +185,18 @@ struct BenchCommandTests {
         #expect(bytes == [30, 60], "20 tweets of \"ab\" and \"c\", then 20 of \"abc\"")
     }
 
+    @Test("The sentiment classify that Bench runs starts with SIGPIPE at its default action, not ignored as Bench ignores it for itself")
+    func childStartsWithSIGPIPEAtItsDefault() async throws {
+        let mask = folder.appendingPathComponent("ignored-signals")
+        let fake = try script("fake-sentiment", "grep '^SigIgn:' /proc/self/status > '\(mask.path)'; cat > /dev/null; exit 0")
+        let run = try await bench(["--sentiment", fake.path, "--filter", "process/plain-2-cores",
+                                   "--json", folder.appendingPathComponent("results/bench.json").path])
+        #expect(run.status != 0, "the stand-in classifies nothing: \(run.stderr)")
+        let line = try String(contentsOf: mask, encoding: .utf8)
+        let ignored = try #require(UInt64(line.dropFirst("SigIgn:".count).trimmingCharacters(in: .whitespacesAndNewlines), radix: 16), "\(line)")
+        #expect(ignored & (1 << (UInt64(SIGPIPE) - 1)) == 0, "SigIgn \(line)")
+    }
+
     @Test("A process row counts the records sentiment classify said it classified: a run that classified fewer than the dump's tweets, or said nothing, stops the run instead of being timed as the whole dump",
           arguments: ["echo 'classified 7 records (positive 7, neutral 0, negative 0, errors 0) in 0.00 s, 7000 tweets/s' >&2", "exit 0"])
     func processRowCountsTheRecordsClassified(body: String) async throws {
