@@ -135,6 +135,7 @@ struct BenchCommand: ParsableCommand {
         try requireWritable(svgPath, option: "--svg")
         let work = URL(fileURLWithPath: workDir ?? FileManager.default.temporaryDirectory.appendingPathComponent("swift-sentiment-bench").path)
         try requireFolder(work.path, option: "--work-dir")
+        if runsProcesses || peers { try requireTemporaryFolder() }
 
         let corpus: Corpus
         do {

@@ -190,6 +190,26 @@ func requireFolder(_ path: String, option: String) throws {
     }
 }
 
+/// Fails unless the folder of Bench's own temporary files (`$TMPDIR`, else
+/// /tmp) can take a file: the process rows' logs and `/usr/bin/time` reports
+/// go there. A missing one stopped the first process row with "cannot run
+/// /usr/bin/time: No such file or directory", blaming the tool.
+///
+/// - Throws: `BenchError` "TMPDIR PATH: cannot make Bench's temporary files
+///   there …: REASON", or "the temporary folder /tmp: …" when TMPDIR is not set.
+func requireTemporaryFolder() throws {
+    let folder = FileManager.default.temporaryDirectory.path
+    var template = Array((folder + "/.bench-check-XXXXXX").utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard descriptor >= 0 else {
+        let reason = String(cString: strerror(errno))
+        let named = (ProcessInfo.processInfo.environment["TMPDIR"] ?? "").isEmpty ? "the temporary folder \(folder)" : "TMPDIR \(folder)"
+        throw BenchError("\(named): cannot make Bench's temporary files there (the process runs' logs and time reports): \(reason)")
+    }
+    close(descriptor)
+    unlink(String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+}
+
 /// Writes `data` to `path`, replacing an earlier file whole (`writeOutputFile`):
 /// a write that fails part way leaves the last run's results as they were.
 ///

@@ -13,9 +13,9 @@ struct BenchCommandTests {
     }
 
     /// Runs `Bench` (built beside `sentiment`) on a 20-tweet dump of the plain fixture.
-    private func bench(_ arguments: [String]) async throws -> SentimentExecutable.Run {
+    private func bench(_ arguments: [String], environment: [String: String?] = [:]) async throws -> SentimentExecutable.Run {
         let (bench, common) = try benchCommand()
-        return try await SentimentExecutable.run(executable: bench, common + arguments)
+        return try await SentimentExecutable.run(executable: bench, common + arguments, environment: environment)
     }
 
     /// `Bench` (built beside `sentiment`) and the arguments that run it on a 20-tweet dump of the plain fixture.
@@ -183,6 +183,18 @@ struct BenchCommandTests {
             bytes.append(try #require(results.first?["bytes"] as? Int))
         }
         #expect(bytes == [30, 60], "20 tweets of \"ab\" and \"c\", then 20 of \"abc\"")
+    }
+
+    @Test("A TMPDIR that is no folder stops a run with process rows before any work, naming TMPDIR and the reason, not blaming /usr/bin/time")
+    func missingTemporaryFolderIsNamed() async throws {
+        let missing = folder.appendingPathComponent("no-such-folder").path
+        let run = try await bench(["--filter", "process/plain-2-cores", "--json", folder.appendingPathComponent("results/bench.json").path],
+                                  environment: ["TMPDIR": missing])
+        #expect(run.status != 0)
+        #expect(run.stderr.contains("TMPDIR \(missing): cannot make Bench's temporary files there"), "\(run.stderr)")
+        #expect(run.stderr.contains("No such file or directory"), "\(run.stderr)")
+        #expect(!run.stderr.contains("/usr/bin/time"), "\(run.stderr)")
+        #expect(!run.stderr.contains("writing plain dump"), "no dump was built: \(run.stderr)")
     }
 
     @Test("The sentiment classify that Bench runs starts with SIGPIPE at its default action, not ignored as Bench ignores it for itself")
