@@ -6,7 +6,8 @@ import Glibc
 /// Ctrl-C (SIGINT) and SIGTERM end Bench cleanly: the child process running
 /// is ended with its whole process group (`/usr/bin/time` and the
 /// `sentiment classify` it forked), the temporary files made so far are
-/// removed (a `.partial` dump, the 10× dump, a run's log), and Bench exits
+/// removed (a `.partial` dump, the 10× dump, a run's log, the peers' logs
+/// and outputs), and Bench exits
 /// 128 + the signal's number (130, 143).
 ///
 /// The two signals are blocked in every thread Bench starts and taken by one
@@ -80,12 +81,21 @@ enum Interruption {
     /// Runs `body`, which may make the file `path`, and removes it after,
     /// or on a signal while `body` runs.
     static func removing<T>(_ path: String, _ body: () throws -> T) rethrows -> T {
-        _ = state.lock.withLock { state.files.insert(path) }
-        defer {
-            unlink(path)
-            _ = state.lock.withLock { state.files.remove(path) }
-        }
+        track(path)
+        defer { remove(path) }
         return try body()
+    }
+
+    /// The file `path`, which outlives one call (a peer's log, written by
+    /// several steps), is to be removed on a signal until ``remove(_:)``.
+    static func track(_ path: String) {
+        _ = state.lock.withLock { state.files.insert(path) }
+    }
+
+    /// Removes the file `path` and stops tracking it.
+    static func remove(_ path: String) {
+        unlink(path)
+        _ = state.lock.withLock { state.files.remove(path) }
     }
 
     /// Ends the children, removes the files, and exits; the lock is kept, so

@@ -24,6 +24,7 @@ final class PeerSession {
         self.name = name
         self.log = log
         timeReport = FileManager.default.temporaryDirectory.appendingPathComponent("bench-peer-time-\(getpid()).txt").path
+        Interruption.track(timeReport)
         start = monotonicSeconds()
         (pid, toChild, fromChild) = try ChildProcess.spawnPiped(try ChildProcess.timed(arguments, report: timeReport),
                                                                stderr: log, environment: environment)
@@ -33,7 +34,7 @@ final class PeerSession {
     deinit {
         if toChild >= 0 { close(toChild) }
         close(fromChild)
-        unlink(timeReport)
+        Interruption.remove(timeReport)
     }
 
     /// One timed pass of the peer: its wall-clock and CPU seconds.

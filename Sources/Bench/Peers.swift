@@ -46,6 +46,10 @@ struct Peers {
 
     /// Makes the peers' Python environment (`scripts/peers/setup.sh`).
     mutating func setUp() throws {
+        // Kept until `run` ends (the fastText session writes its log between),
+        // and removed on a signal (a Ctrl-C during pip install left them in TMPDIR).
+        Interruption.track(output)
+        Interruption.track(log)
         defer { unlink(output); unlink(log) }
         writeToStandardError("bench: peers: scripts/peers/setup.sh (python venv, pip install fasttext-wheel vaderSentiment)\n")
         let setup = try ChildProcess.run(["bash", scripts.appendingPathComponent("setup.sh").path], stdout: output, stderr: log)
@@ -71,7 +75,7 @@ struct Peers {
     /// Records fastText's session (timing it here up to `repeats` runs when
     /// nothing took turns with it), then times VADER on its own.
     mutating func run(fastText: PeerSession?, runs: [(seconds: Double, cpuSeconds: Double)]) throws {
-        defer { unlink(output); unlink(log) }
+        defer { Interruption.remove(output); Interruption.remove(log) }
         if let fastText {
             let taken = runs.count
             var runs = runs

@@ -356,6 +356,45 @@ struct BenchCommandTests {
         #expect(left.allSatisfy { !$0.hasSuffix("-scale.txt") && !$0.hasSuffix(".partial") }, "\(left)")
     }
 
+    @Test("SIGINT while the peers are being set up ends Bench with 130, ending setup.sh and removing the peers' output and log from TMPDIR")
+    func signalDuringPeerSetUpCleansUp() async throws {
+        // A repository of Bench's layout whose peers' setup.sh waits, beside the shared data it checks for.
+        let repository = folder.appendingPathComponent("repo")
+        let scripts = repository.appendingPathComponent("scripts/peers")
+        let shared = folder.appendingPathComponent("shared/data/semeval")
+        let temporary = folder.appendingPathComponent("tmp")
+        for made in [scripts, shared, temporary] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
+        for file in ["train.tsv", "dev.tsv"] { try Data("id\tlabel\ttext\n1\tpositive\tgood\n".utf8).write(to: shared.appendingPathComponent(file)) }
+        let pidFile = folder.appendingPathComponent("setup.pid")
+        try Data("echo $$ > '\(pidFile.path)'\nexec sleep 600\n".utf8).write(to: scripts.appendingPathComponent("setup.sh"))
+        let (bench, common) = try benchCommand()
+        let process = try SentimentExecutable.process(common
+            + ["--peers", "--filter", "peer/VADER-1-core", "--json", folder.appendingPathComponent("results/bench.json").path])
+        process.executableURL = bench
+        process.currentDirectoryURL = repository
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var child: pid_t?
+        for _ in 0..<6000 where child == nil {
+            child = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            if child == nil { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        let pid = try #require(child, "the stand-in setup.sh never started")
+        defer { kill(pid, SIGKILL) }
+        let made = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+        #expect(made.contains { $0.hasPrefix("bench-peer-") && $0.hasSuffix(".log") }, "setup.sh's log is in TMPDIR while it runs: \(made)")
+        try #require(process.isRunning, "Bench ended before the signal")
+        kill(process.processIdentifier, SIGINT)
+        let killed = await SentimentExecutable.exit(of: process, timeLimit: .seconds(60))
+        #expect(!killed)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 130,
+                "\(process.terminationReason == .exit ? "exit" : "signal") \(process.terminationStatus)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+    }
+
     @Test("--filter features+scoring runs the rows it is derived from (classify/utf8, tokenizer/all) instead of matching nothing")
     func derivedRowRunsWhatItNeeds() async throws {
         let json = folder.appendingPathComponent("results/bench.json")
