@@ -182,6 +182,47 @@ struct LanguageTests {
         #expect(model.classify([text]).first?.language == .unsupported(code: code), "the batch path agrees")
     }
 
+    @Test("English tweets that thank, greet or quote with a French, Italian, Spanish or German phrase stay English", arguments: [
+        "merci beaucoup my friend", "Grazie mille to everyone who came", "Ciao bella, see you soon", "Hasta mañana my friend",
+        "It’s lovely, n’est-ce pas?", "Kennedy said Ich bin ein Berliner in 1963",
+    ])
+    func englishWithGreetingPhrases(text: String) throws {
+        #expect(try language(text) == .english)
+        let model = try #require(Self.model)
+        #expect(model.classify([text]).first?.language == .english, "the batch path agrees")
+    }
+
+    @Test("A stock phrase alone is English, as C'est la vie and Danke schön are", arguments: [
+        "grazie mille", "ciao bella", "Merci beaucoup!", "Hasta mañana!", "n'est-ce pas?", "Ich bin ein Berliner", "Café au lait",
+        "C'est la vie", "Danke schön",
+    ])
+    func loanPhraseAlone(text: String) throws {
+        #expect(try language(text) == .english)
+        let model = try #require(Self.model)
+        #expect(model.classify([text]).first?.language == .english, "the batch path agrees")
+    }
+
+    @Test("A stock phrase spelled without its accents is still a stock phrase", arguments: [
+        "Cafe au lait", "creme brulee", "Hasta manana", "comme ci comme ca", "Danke schoen",
+    ])
+    func loanPhraseWithoutAccents(text: String) throws {
+        #expect(try language(text) == .english)
+        let model = try #require(Self.model)
+        #expect(model.classify([text]).first?.language == .english, "the batch path agrees")
+    }
+
+    @Test("French, Italian, Spanish and German sentences with those phrases stay flagged", arguments: [
+        ("Merci beaucoup pour votre aide", "fr"), ("Merci beaucoup mes amis", "fr"), ("C'est beau, n'est-ce pas?", "fr"),
+        ("Je prends un cafe au lait", "fr"), ("Grazie mille a tutti per gli auguri", "it"), ("Grazie mille ragazzi", "it"),
+        ("Ciao bella, come stai?", "it"), ("Ciao, come stai?", "it"), ("Hasta mañana amigos", "es"),
+        ("Nos vemos, hasta mañana", "es"), ("Ich bin ein Berliner und stolz darauf", "de"), ("Ich bin ein großer Fan von dir", "de"),
+    ])
+    func foreignWithGreetingPhrases(text: String, code: String) throws {
+        #expect(try language(text) == .unsupported(code: code))
+        let model = try #require(Self.model)
+        #expect(model.classify([text]).first?.language == .unsupported(code: code), "the batch path agrees")
+    }
+
     @Test("Lower-case articles, or articles before lower-case words, still count", arguments: [
         ("Los niños están felices hoy", "es"),
         ("los angeles las vegas", "es"),

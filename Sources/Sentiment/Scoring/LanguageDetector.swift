@@ -1,4 +1,5 @@
 import CTokenizer
+import Foundation
 
 /// A cheap language test run on the tokens the model already has.
 ///
@@ -21,13 +22,14 @@ import CTokenizer
 ///    before a word of another language's list ("Das Essen", "El Día") begins
 ///    no name, and in a text with no word in lower case (ALL CAPS, Title Case)
 ///    capitals mark no names. It is checked without the stock phrases that
-///    English uses too ("je ne sais quoi", "c'est la vie", "danke schön";
-///    `loanPhrases`) as well, unless what is left has a stopword of another
-///    language, or an accented word and no English stopword ("C'est la vie,
-///    je suis fatigué", "Danke schön für alles" stay flagged; "C'est la vie"
-///    alone is English). A text English without its names and phrases goes
-///    on to step 5, those left out, and keeps its verdict if step 5 finds it
-///    foreign.
+///    English uses too ("je ne sais quoi", "c'est la vie", "danke schön",
+///    "grazie mille", "ich bin ein berliner", spelled with or without their
+///    accents; `loanPhrases`) as well, unless what is left has a stopword of
+///    another language, or an accented word and no English stopword ("C'est
+///    la vie, je suis fatigué", "Danke schön für alles" stay flagged; "C'est
+///    la vie" alone is English). A text English without its names and
+///    phrases goes on to step 5, those left out, and keeps its verdict if
+///    step 5 finds it foreign.
 /// 6. A foreign verdict of a listed language names the language with the most
 ///    words on its list, a word on several lists counting for each ("que":
 ///    Spanish and Portuguese; `sharedWords`), and ties go to the language with
@@ -56,8 +58,11 @@ struct LanguageDetector: Sendable {
     /// what the id promises, so **raise it whenever a change here changes a
     /// verdict**, or classifications cached under the id keep the old
     /// verdict. Revision 1 adds nothing, so the ids from before it stay;
-    /// revision 2 is step 4's loan phrases (75690cf).
-    static let revision = 2
+    /// revision 2 is step 4's loan phrases (75690cf); revision 3 is seven more
+    /// of them ("merci beaucoup", "ich bin ein berliner" …), their words
+    /// matched without diacritics ("cafe au lait"), and "stai", "ragazzi"
+    /// and "vemos" on the Italian and Spanish lists.
+    static let revision = 3
 
     /// Foreign stopwords needed before a Latin-script text is called foreign.
     static let minimumForeignHits = 2
@@ -71,7 +76,7 @@ struct LanguageDetector: Sendable {
                 "mi", "lo", "como", "más", "este", "esta", "hoy", "tengo", "porque", "y", "qué", "tu",
                 "tan", "día", "hay", "también", "gracias", "gusta", "encanta", "mucho", "mucha", "muchos", "nada",
                 "estoy", "estaba", "estamos", "fue", "buenos", "buenas", "días", "noches", "todos", "todo", "toda",
-                "nunca", "siempre", "quiero", "vamos", "mañana", "otra", "otro", "vez", "feliz", "cumpleaños",
+                "nunca", "siempre", "quiero", "vamos", "vemos", "mañana", "otra", "otro", "vez", "feliz", "cumpleaños",
                 "hermano", "amiga", "amigo", "amigos", "asco", "tiempo", "odio", "eres", "soy", "somos", "están",
                 "puedo", "hacer", "tiene", "bien", "ahora", "cuando", "donde", "quién", "te", "se", "su", "sus",
                 "hasta", "desde", "hace", "bueno", "mejor", "peor", "gente", "casa", "vida", "año", "años", "nuevo",
@@ -109,7 +114,8 @@ struct LanguageDetector: Sendable {
                 "mille", "lunedì", "mio", "mia", "volo", "stato", "stata", "cancellato", "compleanno", "fratello",
                 "cibo", "delizioso", "mai", "niente", "cosa", "più", "così", "ancora", "adesso", "domani", "ieri",
                 "sera", "notte", "amore", "amici", "ciao", "siamo", "siete", "hanno", "abbiamo", "essere", "fare",
-                "voglio", "nel", "nella", "alla", "dei", "delle", "sul", "tra", "quando", "dove", "questa", "sempre"]),
+                "voglio", "nel", "nella", "alla", "dei", "delle", "sul", "tra", "quando", "dove", "questa", "sempre",
+                "stai", "ragazzi"]),
         ("nl", ["het", "een", "en", "van", "niet", "je", "met", "voor", "zijn", "maar", "ook", "heel",
                 "vandaag", "naar", "wel", "nog", "jij", "hou", "jou", "dit", "mooi", "mooie", "goedemorgen",
                 "allemaal", "eten", "vreselijk", "bedankt", "haat", "maandag", "maandagen", "mijn", "vlucht",
@@ -203,10 +209,12 @@ struct LanguageDetector: Sendable {
         self.table = table
         self.sharedWords = sharedWords
         self.nameArticleHashes = Set(Self.nameArticles.map(hash))
-        var phraseStarts: [UInt64: [[UInt64]]] = [:]
+        var phraseStarts: [UInt64: [[[UInt64]]]] = [:]
         for phrase in Self.loanPhrases {
-            let words = phrase.split { $0 == " " || $0 == "-" }.map { hash(String($0)) }
-            phraseStarts[words[0], default: []].append(Array(words.dropFirst()))
+            let words = phrase.split { $0 == " " || $0 == "-" }.map { word in
+                Array(Set([String(word), Self.unaccented(String(word))].map(hash)))
+            }
+            for start in words[0] { phraseStarts[start, default: []].append(Array(words.dropFirst())) }
         }
         self.phraseStarts = phraseStarts.mapValues { $0.sorted { $0.count > $1.count } }
         self.codes = Self.stopwords.map(\.code)
@@ -259,22 +267,36 @@ struct LanguageDetector: Sendable {
     private let nameArticleHashes: Set<UInt64>
 
     /// Stock phrases of French, German, Spanish and Italian that English
-    /// dictionaries list as English usage, and whose words would flag an
-    /// English tweet: two stopwords of one list ("c'est", "vie"), two accented
-    /// words ("crème"), or words the letter model finds foreign ("auf
+    /// dictionaries list as English usage, or that English tweets quote
+    /// ("merci beaucoup", "grazie mille", "hasta mañana", "n'est-ce pas",
+    /// JFK's "ich bin ein berliner"), and whose words would flag an English
+    /// tweet: two stopwords of one list ("c'est", "vie"), two accented words
+    /// ("crème"), or words the letter model finds foreign ("auf
     /// wiedersehen"). Hyphens are read as spaces ("tête-à-tête" is "tête à
     /// tête"); punctuation between the words is skipped ("que sera, sera").
+    /// A word with diacritics also matches without them (`unaccented`:
+    /// "cafe au lait", "creme brulee", "hasta manana", "que sera sera");
+    /// German's other spelling of "ö" is listed ("danke schoen").
     /// Phrases with one such word ("déjà vu", "por favor") cannot flag a text
     /// alone and are not listed.
     static let loanPhrases = [
         "je ne sais quoi", "c'est la vie", "comme ci comme ça", "café au lait", "crème de la crème", "crème brûlée",
-        "pièce de résistance", "tête-à-tête", "cherchez la femme", "danke schön", "danke schon", "auf wiedersehen",
-        "mi casa es su casa", "mi casa su casa", "que sera sera", "que será será", "la dolce vita", "dolce vita",
-        "che sarà sarà",
+        "pièce de résistance", "tête-à-tête", "cherchez la femme", "merci beaucoup", "n'est-ce pas", "danke schön",
+        "danke schoen", "auf wiedersehen", "ich bin ein berliner", "mi casa es su casa", "mi casa su casa",
+        "que será será", "hasta mañana", "la dolce vita", "dolce vita", "che sarà sarà", "grazie mille", "ciao bella",
     ]
-    /// The word hashes of `loanPhrases` by their first word's: the others',
+    /// The words of `loanPhrases` by their first word's spellings' hashes:
+    /// the others' spellings' hashes (a word's as written and `unaccented`),
     /// longest phrase first.
-    private let phraseStarts: [UInt64: [[UInt64]]]
+    private let phraseStarts: [UInt64: [[[UInt64]]]]
+
+    /// `word` without its diacritics ("crème" "creme", "ça" "ca"), as English
+    /// tweets often spell the phrases they borrow.
+    static func unaccented(_ word: String) -> String {
+        String(String.UnicodeScalarView(word.decomposedStringWithCanonicalMapping.unicodeScalars.filter {
+            !(0x300...0x36F).contains($0.value)
+        }))
+    }
 
     /// `verdict` again with the name articles and loan phrases left out: a
     /// foreign Latin-script verdict is recounted without each of `nameArticles`
@@ -325,9 +347,10 @@ struct LanguageDetector: Sendable {
             // The longest phrase that begins at `i`, punctuation between its words skipped.
             let match = phrases.lazy.compactMap { rest -> [Int]? in
                 var words = [i], j = i + 1
-                for hash in rest {
+                for spellings in rest {
                     while j < buffer.count, buffer.tokens[j].kind == punctuation { j += 1 }
-                    guard j < buffer.count, buffer.tokens[j].kind == word, buffer.tokens[j].hash == hash else { return nil }
+                    guard j < buffer.count, buffer.tokens[j].kind == word, spellings.contains(buffer.tokens[j].hash)
+                    else { return nil }
                     words.append(j)
                     j += 1
                 }
