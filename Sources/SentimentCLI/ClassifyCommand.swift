@@ -49,7 +49,12 @@ struct ClassifyCommand: ParsableCommand {
             cannot be read part way, the records before it are written and the run \
             stops there. When the reader of the output goes away (`| head`), the \
             run stops quietly with status 0; the summary counts the records \
-            written in full and says the output was closed.
+            written in full and says the output was closed. Ctrl-C (SIGINT) or \
+            SIGTERM stops the run once the records being written are written \
+            whole (none is cut): the summary counts them and names the last input \
+            line they come from, whose next lines were not classified, and the \
+            run then ends by the signal (a shell's status 130, or 143); a second \
+            one ends it at once.
 
             Exit status: 0 every record classified; 65 some records were errors \
             (the output is still complete), or a malformed model (nothing is \
@@ -57,7 +62,7 @@ struct ClassifyCommand: ParsableCommand {
             unreadable; 64 usage error (standard output the same file as an \
             input, too: the run would read its own records back); 74 the output could not be written (disk \
             full; the summary counts only the records written) or standard output \
-            is closed.
+            is closed; killed by SIGINT or SIGTERM (130, 143 in a shell), after the summary.
 
             Examples:
               sentiment classify Examples/tweets.txt
@@ -121,6 +126,20 @@ struct ClassifyCommand: ParsableCommand {
             format: format,
             // Not when the records go to a terminal too: the line would be cut into them.
             showsProgress: isatty(STDERR_FILENO) == 1 && isatty(STDOUT_FILENO) != 1))
+        // Ctrl-C or SIGTERM: the records written stay whole, the summary says
+        // how far the run got, and the process ends by the signal.
+        InterruptSignals.watch { signal in
+            guard let stopped = pipeline.interrupt() else { InterruptSignals.end(by: signal) }
+            if let writeError = stopped.writeError {
+                // The output had failed already: that is what stopped the records.
+                writeToStandardError(Summary.line(stopped.tally, seconds: stopped.seconds, outputClosed: writeError == EPIPE) + "\n")
+                if writeError != EPIPE { _ = StandardStreams.writeFailed(writeError) }
+            } else {
+                writeToStandardError(Summary.line(stopped.tally, seconds: stopped.seconds,
+                                                  interruptedBy: signal, afterLine: stopped.lastLine) + "\n")
+            }
+            InterruptSignals.end(by: signal)
+        }
         let outcome = pipeline.run(inputs: inputs)
 
         // Said after the run, when the progress line is gone: such an input is one line anyway.

@@ -12,6 +12,7 @@ import ArgumentParser
 /// |     69 | `tweets`: the X API failed and nothing is stored; `serve`: the address cannot be listened on |
 /// |     73 | an output file or the database cannot be created or opened, or the database written |
 /// |     74 | the output could not be written (`classify`: disk full)      |
+/// | 130, 143 | `classify`: stopped by SIGINT or SIGTERM, after its summary (the signal is raised again, so a shell sees 128 + its number) |
 extension ExitCode {
     /// `EX_USAGE`: the command was used incorrectly.
     static let usage = ExitCode(64)

@@ -9,9 +9,23 @@ import Foundation
 /// the lock; a batch handed in meanwhile is left for that worker to write.
 /// After a failed write nothing more is written (or counted: of the batch
 /// it cut, the records written in full are), and `isStopped` tells the
-/// workers to stop reading.
+/// workers to stop reading. ``interrupt()`` (a signal) stops the writing at a
+/// batch's end: the write under way is finished, and none is started after it.
 final class OrderedOutput: @unchecked Sendable {
-    private let lock = NSLock()
+    /// What had been written when ``interrupt()`` stopped the output.
+    struct Interrupted {
+        /// The records written, all of them whole.
+        var tally: Tally
+        /// The number of the last input line whose records were written (0: none
+        /// was), when no write failed.
+        var lastLine: Int
+        /// `errno` of a failed write, when one failed (the records counted are then
+        /// those written whole before it, and `lastLine` is that of an earlier batch).
+        var writeError: Int32?
+    }
+
+    /// A lock, and the condition ``interrupt()`` waits on for the write under way.
+    private let lock = NSCondition()
     private let fd: Int32
     private let free: BlockingQueue<Batch>
     /// When the run started, for the progress line; nil: no progress line.
@@ -21,7 +35,13 @@ final class OrderedOutput: @unchecked Sendable {
     private var next = 0
     private var writing = false
     private var written = Tally()
+    /// The number of the last input line of the last batch written whole.
+    private var lastLine = 0
     private var failure: Int32 = 0
+    /// ``interrupt()`` was called: nothing more is written.
+    private var interrupted = false
+    /// ``finish()`` was called: the run is over, and ``interrupt()`` does nothing.
+    private var finished = false
 
     /// Output to `fd`; written batches go back to `free`. With
     /// `progressSince` (the run's start), a progress line on standard error.
@@ -38,8 +58,8 @@ final class OrderedOutput: @unchecked Sendable {
     /// `errno` of the failed write, if one failed.
     var writeError: Int32? { lock.withLock { failure == 0 ? nil : failure } }
 
-    /// A write failed: the workers should stop.
-    var isStopped: Bool { lock.withLock { failure != 0 } }
+    /// A write failed, or the output was interrupted: the workers should stop.
+    var isStopped: Bool { lock.withLock { failure != 0 || interrupted } }
 
     /// Writes what goes before the records (TSV and CSV's header line).
     func writeHeader(_ bytes: UnsafeRawBufferPointer) {
@@ -51,13 +71,18 @@ final class OrderedOutput: @unchecked Sendable {
     /// Takes a classified batch; writes it now if it is next in line.
     func hand(in batch: Batch) {
         lock.lock()
+        if interrupted {
+            lock.unlock()
+            free.push(batch)
+            return
+        }
         waiting[batch.sequence] = batch
         guard !writing else {
             lock.unlock()
             return
         }
         writing = true
-        while let ready = waiting.removeValue(forKey: next) {
+        while !interrupted, let ready = waiting.removeValue(forKey: next) {
             next += 1
             let failed = failure != 0
             lock.unlock()
@@ -65,21 +90,48 @@ final class OrderedOutput: @unchecked Sendable {
             let result = failed ? 0 : writeAll(fd, ready.output.bytes, sent: &sent)
             // A write that failed part way delivered the records before it.
             let records = ready.tally(ofFirst: sent)
+            let readyLastLine = ready.lines.last?.number
             free.push(ready)
             lock.lock()
             if !failed {
                 written += records
-                if result != 0 { failure = result }
+                if result != 0 { failure = result } else { lastLine = readyLastLine ?? lastLine }
             }
             showProgress()
         }
         writing = false
+        lock.broadcast()
         lock.unlock()
     }
 
-    /// Clears the progress line, at the end of the run.
-    func finish() {
+    /// Stops the output, for a signal: waits for the batch being written, if
+    /// one is, to be written whole, and writes nothing after it (batches
+    /// handed in later go back to the free pool unwritten). Clears the
+    /// progress line.
+    ///
+    /// - Returns: what was written; nil when ``finish()`` came first (the run
+    ///   is over, and its own summary is said).
+    func interrupt() -> Interrupted? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !finished else { return nil }
+        interrupted = true
+        while writing { lock.wait() }
         if progressStart != nil { writeToStandardError("\r\u{1B}[K") }
+        return Interrupted(tally: written, lastLine: lastLine, writeError: failure == 0 ? nil : failure)
+    }
+
+    /// Clears the progress line, at the end of the run.
+    ///
+    /// - Returns: false when ``interrupt()`` came first: the run's end is
+    ///   then the interruption's to say.
+    func finish() -> Bool {
+        lock.withLock {
+            guard !interrupted else { return false }
+            finished = true
+            if progressStart != nil { writeToStandardError("\r\u{1B}[K") }
+            return true
+        }
     }
 
     /// The progress line, at most every quarter second. Called with the lock held.

@@ -487,6 +487,48 @@ struct ClassifyCommandTests {
         #expect(stderr.contains("cannot write the output: No space left on device"))
     }
 
+    @Test("Ctrl-C (SIGINT) or SIGTERM while standard input stays open leaves whole records, a summary that says after which line it stopped, and ends the run by the signal",
+          arguments: [SIGINT, SIGTERM])
+    func interrupted(by signal: Int32) async throws {
+        let folder = try TemporaryFolder("classify-interrupted")
+        let outputURL = folder.appendingPathComponent("stdout")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        let errors = folder.appendingPathComponent("stderr")
+        let input = Pipe()
+        let process = try SentimentExecutable.process(["classify", "--threads", "2"])
+        process.standardInput = input
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        // Three lines, one a v2 page of two tweets: four records; the pipe stays open, as a long dump's would.
+        try input.fileHandleForWriting.write(contentsOf: Data(("I love this so much\n"
+            + #"{"data":[{"id":"7","text":"what a great day"},{"id":"8","text":"worst day ever :("}]}"# + "\n"
+            + "the meeting is at 3pm\n").utf8))
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try Data(contentsOf: outputURL).count(where: { $0 == UInt8(ascii: "\n") }) < 4, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        kill(process.processIdentifier, signal)
+        let killed = await SentimentExecutable.exit(of: process, timeLimit: .seconds(30))
+        try input.fileHandleForWriting.close()
+        #expect(!killed)
+        let stderr = try String(contentsOf: errors, encoding: .utf8)
+        #expect(process.terminationReason == .uncaughtSignal, "\(stderr)")
+        #expect(process.terminationStatus == signal, "\(stderr)")
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        #expect(stderr.hasPrefix("classified 4 records (positive "), "\(stderr)")
+        #expect(stderr.hasSuffix(" tweets/s; interrupted by \(name) after input line 3: the lines after it were not classified\n"),
+                "\(stderr)")
+        let output = try Data(contentsOf: outputURL)
+        #expect(output.last == UInt8(ascii: "\n"))
+        let records = try output.split(separator: UInt8(ascii: "\n")).map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0)) as? [String: Any])
+        }
+        #expect(records.map { $0["line"] as? Int } == [1, 2, 2, 3])
+        #expect(records.map { $0["id"] as? String } == [nil, "7", "8", nil])
+    }
+
     @Test("CRLF line endings are stripped")
     func crlf() async throws {
         let lf = try await classify([], input: "I love this!!! 😍\n{\"id\":\"1\",\"text\":\"worst day ever :(\"}\n")
