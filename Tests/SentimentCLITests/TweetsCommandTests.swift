@@ -119,6 +119,29 @@ final class TweetsCommandTests {
         #expect(try await sentiment(["tweets", "q", "--offline", "--db", db]).status == 66)
     }
 
+    @Test("An archive file cut short between entries, or before the first, is malformed: import and tweets --archive exit 65 saying where it ends, not 0, or 67 as if the user were unknown")
+    func archiveCutShort() async throws {
+        let db = try freshDatabase()
+        let folder = URL(fileURLWithPath: db).deletingLastPathComponent()
+        let whole = try String(contentsOfFile: archive + "/data/tweets.js", encoding: .utf8)
+        // Cut after the second entry's closing brace and its comma, and just after the '['.
+        let secondEnd = try #require(whole.ranges(of: "\n  },\n").dropFirst().first)
+        let cuts = [("between.js", String(whole[..<secondEnd.upperBound])), ("start.js", "window.YTD.tweets.part0 = [\n  ")]
+        for (name, text) in cuts {
+            let file = folder.appendingPathComponent(name).path
+            try text.write(toFile: file, atomically: false, encoding: .utf8)
+            let imported = try await sentiment(["import", file, "--user", "sunny", "--db", db])
+            #expect(imported.status == 65, "\(name): \(imported.stderr)")
+            #expect(imported.stderr.contains("sentiment: skipped \(name), entry "), "\(imported.stderr)")
+            #expect(imported.stderr.contains("before the array's closing ']'"), "\(imported.stderr)")
+            let shown = try await sentiment(["tweets", "sunny", "--archive", file, "--db", freshDatabase()])
+            #expect(shown.status == 65, "\(name): \(shown.stderr)")
+            #expect(shown.stderr.contains("before the array's closing ']'"), "\(shown.stderr)")
+        }
+        let between = try await sentiment(["tweets", "sunny", "--offline", "--format", "jsonl", "--db", db])
+        #expect(try between.records().count == 2, "the whole entries before the cut are imported")
+    }
+
     @Test("A dump that does not say whose tweets it holds needs --user; malformed lines are skipped with their place, exit 65")
     func importNeedsUserAndSkipsMalformedLines() async throws {
         let db = try freshDatabase()

@@ -136,6 +136,30 @@ struct ArchiveParserTests {
         #expect(contents.issues.map(\.position) == ["entry 3"])
     }
 
+    @Test("An archive file cut short between two entries, or before the first, keeps every whole entry and reports the missing ']' where the file ends")
+    func cutShortBetweenEntries() {
+        let whole = "window.YTD.tweets.part0 = [\n" + Self.entry("1", "one") + ",\n" + Self.entry("2", "two")
+        for cut in [whole + ",\n", whole + "\n", whole] {
+            let contents = ArchiveParser.parse(Data(cut.utf8), file: "tweets.js")
+            #expect(contents.tweets.map(\.id) == ["2", "1"])
+            #expect(contents.issues.map(\.description) == [
+                "tweets.js, entry 3: the file ends here, before the array's closing ']': it was cut short, and any entries after entry 2 are missing",
+            ])
+        }
+        for cut in ["window.YTD.tweets.part0 = [", "window.YTD.tweets.part0 = [\n  ", "[\n"] {
+            let contents = ArchiveParser.parse(Data(cut.utf8), file: "tweets.js")
+            #expect(contents.tweets.isEmpty)
+            #expect(contents.issues.map(\.description) == [
+                "tweets.js, entry 1: the file ends before the array's closing ']', with no entry: it was cut short",
+            ], "\(cut)")
+        }
+        // Whole arrays, empty or not, and a file cut inside an entry (which that entry's issue reports) say nothing more.
+        #expect(ArchiveParser.parse(Data((whole + "\n]\n").utf8), file: "tweets.js").issues.isEmpty)
+        #expect(ArchiveParser.parse(Data("window.YTD.tweets.part0 = [ ]".utf8), file: "tweets.js").issues.isEmpty)
+        let inside = ArchiveParser.parse(Data(String((whole + ",\n" + Self.entry("3", "three")).dropLast(20)).utf8), file: "tweets.js")
+        #expect(inside.issues.map(\.description) == ["tweets.js, entry 3: unterminated entry"])
+    }
+
     @Test("One damaged archive entry costs only itself, whichever of its bytes is lost or doubled")
     func oneDamagedEntryCostsOnlyItself() {
         let entries = (1...4).map { Self.entry("10\($0)", #"tweet \#($0) {in braces} [and brackets] \"quoted\""#) }

@@ -21,7 +21,7 @@ struct ImportCommand: AsyncParsableCommand {
             all the same; the exit status is then the first such PATH's.
 
             Exit status: 0 success; 65 some entries were skipped (the rest is \
-            imported), or the tweets name several authors by id alone, so whose \
+            imported; a file cut short, its array's ']' missing, too), or the tweets name several authors by id alone, so whose \
             they are cannot be told (with or without --user), or a folder holds no \
             tweet files, or the model is malformed (nothing is imported); 64 usage \
             error (e.g. --user needed); 66 a PATH or the model is missing, or a PATH \

@@ -22,6 +22,12 @@ struct JSONEntryScanner {
     let bytes: [UInt8]
 
     /// The elements of the first top-level array found at or after `start`.
+    ///
+    /// An array the input ends in, after its last element, without its `]` (a
+    /// file cut short between two entries, or before the first) ends with a
+    /// `.broken` entry at the next position that says so: the elements before
+    /// it are whole, but whatever came after them is missing, and nothing else
+    /// would tell (a file cut inside an element has that element broken).
     func entries(from start: Int = 0) -> [Entry] {
         guard let open = bytes[start...].firstIndex(of: UInt8(ascii: "[")) else { return [] }
         var entries: [Entry] = []
@@ -31,7 +37,13 @@ struct JSONEntryScanner {
         var lastKey: ArraySlice<UInt8>?
         while true {
             index = skipSeparators(from: index)
-            guard index < bytes.count, bytes[index] != UInt8(ascii: "]") else { break }
+            guard index < bytes.count else {
+                entries.append(.broken(position: position + 1, reason: position == 0
+                    ? "the file ends before the array's closing ']', with no entry: it was cut short"
+                    : "the file ends here, before the array's closing ']': it was cut short, and any entries after entry \(position) are missing"))
+                break
+            }
+            guard bytes[index] != UInt8(ascii: "]") else { break }
             position += 1
             let first = bytes[index]
             guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else {
