@@ -601,7 +601,31 @@ final class TweetsCommandTests {
                 "\(carol.stderr)")
         #expect(carol.stderr.contains("1 tweet read, 0 new, 1 kept under their stored author, 0 classified, 0 skipped\n"),
                 "\(carol.stderr)")
+        #expect(carol.stderr.contains("sentiment: \(claimed): 1 tweet kept under its stored author, though the input gives it another: 602\n"),
+                "\(carol.stderr)")
         #expect(try await sentiment(["tweets", "carol", "--offline", "--db", db]).status == 66)
+    }
+
+    @Test("The tweets an import keeps under their stored account, though it gives them another author, are named: the first five, newest first, and how many more")
+    func keptTweetsAreNamed() async throws {
+        let db = try freshDatabase()
+        let tweets = (1...7).map { #"{"id":"70\#($0)","text":"tweet number \#($0)","created_at":"2024-03-0\#($0)T00:00:00Z""# }
+        let page = URL(fileURLWithPath: db).deletingLastPathComponent().appendingPathComponent("bob.json").path
+        try (#"{"data":["# + tweets.map { $0 + #","author_id":"12"}"# }.joined(separator: ",")
+             + #"],"includes":{"users":[{"id":"12","username":"bob","name":"Bob"}]}}"#)
+            .write(toFile: page, atomically: false, encoding: .utf8)
+        let imported = try await sentiment(["import", page, "--db", db])
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(!imported.stderr.contains("kept"), "\(imported.stderr)")
+
+        let unnamed = try writeDump(tweets.map { $0 + "}\n" }.joined(), besides: db)
+        let claimed = try await sentiment(["import", unnamed, "--user", "carol", "--db", db])
+        #expect(claimed.status == 0, "\(claimed.stderr)")
+        #expect(claimed.stderr.contains(
+            "sentiment: \(unnamed): 7 tweets kept under their stored authors, though the input gives them another: "
+                + "707, 706, 705, 704, 703 and 2 more\n"), "\(claimed.stderr)")
+        #expect(claimed.stderr.contains("7 tweets read, 0 new, 7 kept under their stored author, 0 classified, 0 skipped\n"),
+                "\(claimed.stderr)")
     }
 
     @Test("An offline timeline in JSON Lines is newest first with a theme per English tweet")

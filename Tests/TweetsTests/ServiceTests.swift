@@ -609,6 +609,7 @@ struct ServiceTests {
             for index in unnamed.indices { unnamed[index].authorID = "" }
             let summary = try await service.importArchive(ArchiveContents(tweets: unnamed), owner: "carol")
             #expect(summary.tweetsKept == 3)
+            #expect(Set(summary.keptTweetIDs) == Set(bobs.map(\.id)))
             #expect(summary.unusedOwner == "carol")
             #expect(summary.unusedOwnerReason == .tweetsStoredUnderOthers)
             #expect(summary.users.isEmpty)

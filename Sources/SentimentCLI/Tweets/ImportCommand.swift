@@ -118,6 +118,9 @@ struct ImportCommand: AsyncParsableCommand {
             }
             printSkipped(summary.issues)
             skipped += summary.issues.count
+            if !summary.keptTweetIDs.isEmpty {
+                printError("\(TerminalText.oneLine(path)): \(keptTweets(summary.keptTweetIDs))")
+            }
             let users = TerminalText.oneLine(summary.users.map { "@" + $0.username }.joined(separator: ", "))
             writeToStandardError("""
                 \(TerminalText.oneLine(path)): \(count(summary.tweetsRead, "tweet")) read, \
@@ -130,6 +133,18 @@ struct ImportCommand: AsyncParsableCommand {
         }
         if let failure { throw failure }
         if skipped > 0 { throw ExitCode.dataError }
+    }
+
+    /// Which stored tweets stay under their account though the input gives
+    /// them another author: "2 tweets kept under their stored authors, though
+    /// the input gives them another: 602, 611", the first five ids, escaped
+    /// to stay on one line, and how many more.
+    private func keptTweets(_ ids: [String]) -> String {
+        let shown = ids.prefix(5).map(\.escapingControlCharacters).joined(separator: ", ")
+        let list = ids.count > 5 ? "\(shown) and \(ids.count - 5) more" : shown
+        return ids.count == 1
+            ? "1 tweet kept under its stored author, though the input gives it another: \(list)"
+            : "\(ids.count) tweets kept under their stored authors, though the input gives them another: \(list)"
     }
 
     /// "2 updated, ", or nothing when `n` is 0.

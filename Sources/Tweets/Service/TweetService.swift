@@ -352,9 +352,12 @@ public final class TweetService: Sendable {
         /// Stored tweets whose text the input gives otherwise: the input's
         /// text replaced the stored one, and they were classified again.
         public var tweetsUpdated: Int = 0
-        /// Stored tweets the input gives to another author than the account
-        /// they are stored under: they stay that account's.
-        public var tweetsKept: Int = 0
+        /// The ids of the stored tweets the input gives to another author than
+        /// the account they are stored under, in the input's order (newest
+        /// first): they stay that account's.
+        public var keptTweetIDs: [String] = []
+        /// How many stored tweets stay their account's (``keptTweetIDs``).
+        public var tweetsKept: Int { keptTweetIDs.count }
         /// The stored accounts of the authors the input names by id alone
         /// (a v2 dump without `includes.users`), the owner's excepted: their
         /// tweets are theirs, the owner given is not used for them, and they
@@ -475,7 +478,7 @@ public final class TweetService: Sendable {
                              tweetsRepeated: contents.repeatedTweets, tweetsAdded: saved.inserted.count,
                              tweetsClassified: pending.count, issues: issues, unusedOwner: unusedOwner,
                              unusedOwnerReason: unusedOwnerReason, tweetsReassigned: saved.reassigned,
-                             tweetsUpdated: saved.updated, tweetsKept: saved.keptUnderStoredAuthor,
+                             tweetsUpdated: saved.updated, keptTweetIDs: saved.keptUnderStoredAuthorIDs,
                              storedAuthors: otherAuthors)
     }
 }

@@ -368,16 +368,18 @@ public final class TweetStore: Sendable {
         /// given one (``saveTweets(users:tweets:at:replacingTexts:)`` with
         /// `replacingTexts`); their classifications are dropped.
         public var updated = 0
-        /// Tweets already stored under another account than the author
-        /// given now: they stay that account's.
-        public var keptUnderStoredAuthor = 0
+        /// The ids of the tweets already stored under another account than
+        /// the author given now, in the given order: they stay that account's.
+        public var keptUnderStoredAuthorIDs: [String] = []
+        /// How many tweets stay under their stored account (``keptUnderStoredAuthorIDs``).
+        public var keptUnderStoredAuthor: Int { keptUnderStoredAuthorIDs.count }
 
         /// Adds what another save did to this one's tallies.
         public static func += (total: inout Saved, other: Saved) {
             total.inserted += other.inserted
             total.reassigned += other.reassigned
             total.updated += other.updated
-            total.keptUnderStoredAuthor += other.keptUnderStoredAuthor
+            total.keptUnderStoredAuthorIDs += other.keptUnderStoredAuthorIDs
         }
     }
 
@@ -453,7 +455,7 @@ public final class TweetStore: Sendable {
                     saved.reassigned += 1
                     madeUp.insert(stored.authorID)
                 } else {
-                    saved.keptUnderStoredAuthor += 1
+                    saved.keptUnderStoredAuthorIDs.append(tweet.id)
                 }
             }
             for id in madeUp {
