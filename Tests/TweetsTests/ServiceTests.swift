@@ -702,6 +702,32 @@ struct ServiceTests {
         }
     }
 
+    @Test("An input that names a stored account by its screen name alone (a v1.1 user with no id) leaves the account's update time as it was; one that names its id updates it")
+    func screenNameAloneKeepsTheAccountsUpdateTime() async throws {
+        try await withStore { store, directory async throws in
+            let jack = User(id: "4242", username: "Jack", displayName: "Jack R")
+            let byName = User(id: "local:jack", username: "jack", displayName: "jack")
+            let stored = Date(timeIntervalSince1970: 1_700_000_000)
+            let all = sampleTweets(5, by: jack)
+            try await store.save(users: [jack], tweets: Array(all.prefix(3)), at: stored)
+            var later = Array(all.suffix(2))
+            for index in later.indices { later[index].authorID = byName.id }
+            let sleeper = VirtualSleeper(now: stored.addingTimeInterval(3_600))
+            let service = makeService(store, source: nil, sleeper: sleeper)
+            let summary = try await service.importArchive(ArchiveContents(users: [byName], tweets: later))
+            #expect(summary.tweetsAdded == 2)
+            #expect(summary.users == [jack])
+            let queue = try DatabaseQueue(path: directory.path("db/tweets.sqlite"))
+            let updatedAt = { try await queue.read { db in try Date.fetchOne(db, sql: "SELECT updated_at FROM user WHERE id = '4242'") } }
+            #expect(try await updatedAt() == stored)
+
+            // An input's own user object for the account is news of it.
+            _ = try await service.importArchive(ArchiveContents(users: [jack], tweets: Array(all.prefix(1))))
+            #expect(try await updatedAt() == sleeper.now())
+            try queue.close()
+        }
+    }
+
     @Test("An id read twice in one input is stored once, the first; a repeat that says something else is reported")
     func repeatedIDs() async throws {
         try await withStore { store, _ async throws in

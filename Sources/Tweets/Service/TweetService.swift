@@ -401,7 +401,11 @@ public final class TweetService: Sendable {
         owner: String? = nil,
         progress: (@Sendable (ImportProgress) -> Void)? = nil
     ) async throws -> ImportSummary {
+        let namedUsers = Set(contents.users.map(\.id))
         var contents = try await contents.resolvingMadeUpUsers(from: store)
+        // The stored accounts the input named by a screen name alone: as read
+        // from the store, they tell it nothing new, so keep their update time.
+        let accountsOfScreenNames = Set(contents.users.map(\.id)).subtracting(namedUsers)
         // Tweets the input gives to a stored account's id are that account's,
         // whatever the owner given, and the account keeps its stored names.
         let storedAuthors = try await contents.storedAuthors(in: store)
@@ -444,13 +448,15 @@ public final class TweetService: Sendable {
         let ownerKey = owner.map(User.key(for:))
         let otherAuthors = storedAuthors.filter { $0.usernameKey != ownerKey }
         var users = contents.users.filter { !otherAuthors.contains($0) }
+        let unchangedUsers = Set(users.filter { accountsOfScreenNames.contains($0.id) && $0.usernameKey != ownerKey }.map(\.id))
         // The users go with every chunk: saving the account of a `--user`
         // guess's name moves the guess's tweets to it, and a made-up user is
         // kept only while it holds tweets. A text given for a stored tweet
         // replaces its own.
         for start in stride(from: 0, to: max(1, tweets.count), by: chunk) {
             let slice = Array(tweets[start..<min(tweets.count, start + chunk)])
-            saved += try await store.saveTweets(users: users, tweets: slice, at: now, replacingTexts: true)
+            saved += try await store.saveTweets(users: users, tweets: slice, at: now, replacingTexts: true,
+                                                unchangedUsers: unchangedUsers)
             if !slice.isEmpty {
                 progress?(ImportProgress(phase: .storing, completed: start + slice.count, total: tweets.count))
             }

@@ -409,11 +409,16 @@ public final class TweetStore: Sendable {
     /// ``save(users:tweets:at:)``, saying which tweets were new and what
     /// became of those already stored.
     ///
-    /// - Parameter replacingTexts: whether a stored tweet's text gives way to
-    ///   another given for it (an import's, correcting an earlier one): its
-    ///   classifications are dropped, so that it is classified again.
+    /// - Parameters:
+    ///   - replacingTexts: whether a stored tweet's text gives way to
+    ///     another given for it (an import's, correcting an earlier one): its
+    ///     classifications are dropped, so that it is classified again.
+    ///   - unchangedUsers: the ids of given users that are stored accounts as
+    ///     read from the store (an input named them by a screen name alone):
+    ///     written for their made-up namesakes to merge into, they keep their
+    ///     update time, which says when a source last gave the account.
     public func saveTweets(users: [User], tweets: [Tweet], at date: Date = Date(),
-                           replacingTexts: Bool = false) async throws -> Saved {
+                           replacingTexts: Bool = false, unchangedUsers: Set<String> = []) async throws -> Saved {
         try await pool.write { db in
             var saved = Saved()
             var madeUp = Set(users.map(\.id).filter { $0.hasPrefix(User.localIDPrefix) })
@@ -428,10 +433,10 @@ public final class TweetStore: Sendable {
                             display_name = excluded.display_name,
                             description = COALESCE(excluded.description, user.description),
                             avatar_url = COALESCE(excluded.avatar_url, user.avatar_url),
-                            updated_at = excluded.updated_at
+                            updated_at = CASE WHEN ? THEN user.updated_at ELSE excluded.updated_at END
                         """,
                     arguments: [user.id, user.username, user.usernameKey, user.displayName.storable, user.description?.storable,
-                                user.avatarURL?.absoluteString, date])
+                                user.avatarURL?.absoluteString, date, unchangedUsers.contains(user.id)])
                 if !user.id.hasPrefix(User.localIDPrefix) {
                     saved.reassigned += try Self.mergeMadeUpUsers(into: user, in: db)
                 }
