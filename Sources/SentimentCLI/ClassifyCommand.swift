@@ -33,7 +33,13 @@ struct ClassifyCommand: ParsableCommand {
             TSV and CSV have the fields of JSON Lines but unsupported \
             as columns: line, index, id, user, author_id, label, negative, \
             neutral, positive, score, lang, error, warning (empty where JSON \
-            Lines leaves a field out; another language: an empty label and its lang). A text over 560 bytes is scored as the \
+            Lines leaves a field out; another language: an empty label and its lang). \
+            Fields are written as the input gives them, never altered for \
+            spreadsheets: the text is no column, and an X id, screen name or \
+            author id never starts with =, +, - or @, but a made-up dump's may, \
+            and a spreadsheet that opens the file runs such a field as a formula \
+            (import an untrusted dump's CSV with its id, user and author_id \
+            columns as text). A text over 560 bytes is scored as the \
             length-weighted mean of its pieces of at most 280 bytes (cut after \
             sentence ends), so its length alone does not make it sure.
 

@@ -673,6 +673,20 @@ struct ClassifyCommandTests {
         #expect(lines[2] == #"2,,,,,,,,,,,"malformed JSON: unexpected character ',' at byte 12","#)
     }
 
+    @Test("An id, user or author id that starts with =, +, - or @ is written as the input gives it in CSV and TSV, not altered for spreadsheets, and a text that does is no column",
+          arguments: ["csv", "tsv"])
+    func formulaLikeFieldsAreWrittenAsGiven(format: String) async throws {
+        let input = #"{"id_str":"=1+2","full_text":"@ana =SUM(A1) love it","user":{"screen_name":"@HYPERLINK"}}"# + "\n"
+            + #"{"id":"+5","text":"-1 for this hotel","author_id":"-3"}"# + "\n" + "@bob =cmd| this is great\n"
+        let run = try await classify(["--format", format], input: input)
+        #expect(run.status == 0, "\(run.stderr)")
+        let separator = format == "csv" ? "," : "\t"
+        let rows = run.outputLines.dropFirst().map { $0.components(separatedBy: separator) }
+        try #require(rows.count == 3)
+        #expect(rows.map { Array($0[2...4]) } == [["=1+2", "@HYPERLINK", ""], ["+5", "", "-3"], ["", "", ""]])
+        #expect(!run.output.contains("SUM") && !run.output.contains("hotel") && !run.output.contains("cmd"), "\(run.output)")
+    }
+
     @Test("A NUL in an id or user is written as \\0 in TSV and as U+FFFD in CSV, never as a raw NUL that ends a field for C tools")
     func nulInDelimitedFields() async throws {
         let input = #"{"id_str":"\u0000zero","text":"great news today","user":{"screen_name":"a\u0000b,c"}}"# + "\n"
