@@ -19,6 +19,14 @@ public struct Explanation: Sendable {
     public var prediction: Prediction
     /// For each class, the features that pushed towards it most, strongest first.
     public var strongest: [SentimentLabel: [Contribution]]
+    /// The model's bias, relative to the mean of the three: its lean before
+    /// any feature (the shipped model's is towards neutral).
+    public var bias: ClassScores
+    /// The scores the probabilities come from, relative to the mean of the
+    /// three: the bias plus every feature's push (not only those listed in
+    /// `strongest`). The probabilities are their softmax at the model's
+    /// temperature (`ModelManifest.DecisionRule.temperature`).
+    public var scores: ClassScores
     /// How many pieces the text was read in: 1, or for a text of more than
     /// `TextSegments.wholeLimit` bytes its tweet-sized segments, whose
     /// features were averaged (each weighted by its length), so each push
@@ -72,10 +80,18 @@ extension SentimentModel {
                 .prefix(max(0, limit))
                 .map { Explanation.Contribution(feature: order[$0], push: pushes[$0]) }
         }
+        let b = weights.bias.map(Double.init), biasMean = b.reduce(0, +) / 3
+        let bias = ClassScores(negative: b[0] - biasMean, neutral: b[1] - biasMean, positive: b[2] - biasMean)
+        var scores = bias
+        for push in pushes {
+            scores.negative += push.negative
+            scores.neutral += push.neutral
+            scores.positive += push.positive
+        }
         // The tokens of the whole text (a long one was read in segments).
         var whole = text
         whole.withUTF8 { buffer.tokenize(UnsafeRawBufferPointer($0), options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed) }
         let tokens = (0..<buffer.count).map(buffer.token(at:))
-        return Explanation(tokens: tokens, prediction: classify(text), strongest: strongest, segments: segments)
+        return Explanation(tokens: tokens, prediction: classify(text), strongest: strongest, bias: bias, scores: scores, segments: segments)
     }
 }

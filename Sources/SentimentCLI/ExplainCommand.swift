@@ -17,6 +17,11 @@ struct ExplainCommand: ParsableCommand {
             may start with dashes ("-1 for this hotel", "-_-", "--- wow ---"); one \
             that is also an option's name goes after `--` (sentiment explain -- "--help").
 
+            `scores` are what the probabilities are the softmax of: the model's bias \
+            (its lean before any feature) plus every feature's push, each relative to \
+            the three classes' mean. Under each class are the features that pushed \
+            towards it most.
+
             Exit status: 0 success; 64 usage error (an empty text, --limit below 1); \
             65 a malformed model or a text over 1 MiB; 66 a missing or unreadable model, or standard input closed or \
             unreadable; 74 standard output is closed or cannot be written (a full disk).
@@ -92,6 +97,7 @@ struct ExplainCommand: ParsableCommand {
         out += String(format: "label     %@  (negative %.4f, neutral %.4f, positive %.4f; score %+.4f)\n",
                       prediction.label.rawValue, prediction.probabilities.negative, prediction.probabilities.neutral,
                       prediction.probabilities.positive, prediction.score)
+        out += Self.scoresLine(explanation, temperature: model.manifest.decision.temperature)
         out += Self.decisionLines(prediction.probabilities, rule: model.manifest.decision)
         for label in SentimentLabel.allCases {
             out += "\ntowards \(label.rawValue):\n"
@@ -102,6 +108,18 @@ struct ExplainCommand: ParsableCommand {
             }
         }
         try StandardStreams.write(out)
+    }
+
+    /// The scores behind the probabilities, each relative to the mean of the
+    /// three: the model's bias (its lean before any feature, towards neutral
+    /// for the shipped model, often the largest single push) plus every
+    /// feature's push, so that the lists below are not the whole story.
+    static func scoresLine(_ explanation: Explanation, temperature: Double) -> String {
+        let s = explanation.scores, b = explanation.bias
+        return String(format: "scores    negative %+.4f, neutral %+.4f, positive %+.4f (the probabilities are their softmax at temperature %.4g)\n",
+                      s.negative, s.neutral, s.positive, temperature)
+            + String(format: "          = the bias %+.4f, %+.4f, %+.4f (the model's lean before any feature) + every feature's push, listed below or not\n",
+                     b.negative, b.neutral, b.positive)
     }
 
     /// Why the label is not always the most probable class: the decision

@@ -65,6 +65,35 @@ struct ExplainCommandTests {
         #expect(weights.contains("macro-averaged recall"))
     }
 
+    @Test("explain shows the scores behind the probabilities and the bias in them, so a label the listed pushes do not make is accounted for")
+    func showsTheScoresAndTheBias() async throws {
+        // "ok" is neutral, though no listed push towards neutral is as large as
+        // the top one towards positive: the shipped model's bias leans neutral.
+        let run = try await explain(["ok"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let number = #/([+-]\d+\.\d{4})/#
+        let label = try #require(run.outputLines.first { $0.hasPrefix("label     ") })
+        let labelMatch = try #require(label.firstMatch(of: #/label     (\w+)  \(negative (\d\.\d{4}), neutral (\d\.\d{4}), positive (\d\.\d{4})/#))
+        let scores = try #require(run.outputLines.first { $0.hasPrefix("scores    ") }, "\(run.output)")
+        let scoresMatch = try #require(scores.wholeMatch(of: #/scores    negative ([+-]\d+\.\d{4}), neutral ([+-]\d+\.\d{4}), positive ([+-]\d+\.\d{4}) \(the probabilities are their softmax at temperature (\d+\.?\d*)\)/#))
+        let bias = try #require(run.outputLines.first { $0.hasPrefix("          = the bias ") }, "\(run.output)")
+        #expect(bias.hasSuffix("+ every feature's push, listed below or not"), "\(bias)")
+        let biasValues = bias.matches(of: number).map { Double($0.1)! }
+        #expect(biasValues.count == 3 && biasValues[1] > 0, "the shipped model leans neutral: \(bias)")
+        let values = [scoresMatch.1, scoresMatch.2, scoresMatch.3].map { Double($0)! }
+        let temperature = try #require(Double(scoresMatch.4))
+        let tempered = values.map { exp($0 / temperature) }
+        let shown = [labelMatch.2, labelMatch.3, labelMatch.4].map { Double($0)! }
+        for c in 0..<3 {
+            #expect(abs(tempered[c] / tempered.reduce(0, +) - shown[c]) < 2e-3, "class \(c): \(scores) against \(label)")
+        }
+        #expect(labelMatch.1 == "neutral", "\(label)")
+        let sections = sections(run.output)
+        let pushes = { (label: String) in (sections[label] ?? []).compactMap { $0.firstMatch(of: number).map { Double($0.1)! } } }
+        #expect((pushes("neutral").max() ?? 0) < (pushes("positive").max() ?? 0),
+                "the example no longer shows a label the listed pushes do not make: \(run.output)")
+    }
+
     @Test("A model trained with a huge prior exponent shows its decision weights relative to the largest, not as inf")
     func hugeClassWeightsAreShownRelative() async throws {
         let folder = try TemporaryFolder("explain-huge-weights")

@@ -42,6 +42,29 @@ struct ExplanationTests {
         }
     }
 
+    @Test("The scores are the model's bias plus every feature's push, and their softmax at the temperature is the probabilities", arguments: texts)
+    func scoresAreTheBiasPlusEveryPush(text: String) throws {
+        let model = try #require(Self.model, "Models/default must load")
+        let explanation = model.explain(text, limit: 100_000)
+        var total = [0.0, 0.0, 0.0]
+        var seen = Set<String>()
+        for label in SentimentLabel.allCases {
+            for contribution in explanation.strongest[label] ?? [] where seen.insert(contribution.feature).inserted {
+                for c in 0..<3 { total[c] += contribution.push.values[c] }
+            }
+        }
+        let bias = model.weights.bias.map(Double.init), biasMean = bias.reduce(0, +) / 3
+        for c in 0..<3 {
+            #expect(abs(explanation.bias.values[c] - (bias[c] - biasMean)) < 1e-9, "class \(c)")
+            #expect(abs(explanation.scores.values[c] - (total[c] + explanation.bias.values[c])) < 1e-9, "class \(c)")
+        }
+        let tempered = explanation.scores.values.map { exp($0 / model.manifest.decision.temperature) }
+        let p = explanation.prediction.probabilities
+        for (c, probability) in [p.negative, p.neutral, p.positive].enumerated() {
+            #expect(abs(tempered[c] / tempered.reduce(0, +) - probability) < 1e-4, "class \(c)")
+        }
+    }
+
     @Test("Each class lists at most `limit` features, strongest first, each pushing towards it")
     func listsAreOrderedAndCapped() throws {
         let model = try #require(Self.model, "Models/default must load")
