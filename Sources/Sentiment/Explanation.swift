@@ -11,6 +11,14 @@ public struct Explanation: Sendable {
         /// Its push on each class's score, relative to the mean of the three
         /// (so they sum to zero): positive means "towards this class".
         public var push: ClassScores
+        /// For a dense feature, its value in the text (held to the range it
+        /// took in training; for a text read in segments, their weighted
+        /// mean); nil for a sparse feature. A dense feature pushes by how far
+        /// it is from `trainingMean`, so one the text lacks pushes too: a
+        /// text with no URL, by `hasURL` 0 being below its mean.
+        public var value: Double?
+        /// For a dense feature, its mean over the training tweets; nil for a sparse one.
+        public var trainingMean: Double?
     }
 
     /// The tokens, as the tokenizer produced them.
@@ -48,7 +56,9 @@ extension SentimentModel {
         var order: [String] = []
         var pushes: [ClassScores] = []
         var place: [String: Int] = [:]
-        func add(_ name: String, _ z: [Double]) {
+        var values: [Int: (value: Double, trainingMean: Double)] = [:]
+        @discardableResult
+        func add(_ name: String, _ z: [Double]) -> Int {
             let mean = z.reduce(0, +) / 3
             let i = place[name] ?? {
                 order.append(name)
@@ -59,6 +69,7 @@ extension SentimentModel {
             pushes[i].negative += z[0] - mean
             pushes[i].neutral += z[1] - mean
             pushes[i].positive += z[2] - mean
+            return i
         }
         for (k, name) in named.names.enumerated() {
             let index = Int(named.row.indices[k]), value = Double(named.row.values[k])
@@ -68,7 +79,8 @@ extension SentimentModel {
             let j = feature.rawValue
             let standardized = (Double(dense[j]) - Double(weights.denseMean[j])) * Double(weights.denseScale[j])
             guard standardized != 0 else { continue }
-            add("dense:" + feature.name, (0..<3).map { standardized * Double(weights.dense[3 * j + $0]) })
+            let i = add("dense:" + feature.name, (0..<3).map { standardized * Double(weights.dense[3 * j + $0]) })
+            values[i] = (Double(dense[j]), Double(weights.denseMean[j]))
         }
         var strongest: [SentimentLabel: [Explanation.Contribution]] = [:]
         for label in SentimentLabel.allCases {
@@ -78,7 +90,7 @@ extension SentimentModel {
                 .filter { push[$0] > 0 }
                 .sorted { push[$0] > push[$1] }
                 .prefix(max(0, limit))
-                .map { Explanation.Contribution(feature: order[$0], push: pushes[$0]) }
+                .map { Explanation.Contribution(feature: order[$0], push: pushes[$0], value: values[$0]?.value, trainingMean: values[$0]?.trainingMean) }
         }
         let b = weights.bias.map(Double.init), biasMean = b.reduce(0, +) / 3
         let bias = ClassScores(negative: b[0] - biasMean, neutral: b[1] - biasMean, positive: b[2] - biasMean)

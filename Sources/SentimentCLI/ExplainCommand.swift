@@ -20,7 +20,9 @@ struct ExplainCommand: ParsableCommand {
             `scores` are what the probabilities are the softmax of: the model's bias \
             (its lean before any feature) plus every feature's push, each relative to \
             the three classes' mean. Under each class are the features that pushed \
-            towards it most.
+            towards it most; a dense feature (dense:…) shows its value in the text and \
+            its mean in training, since it pushes by how far the one is from the other: \
+            `dense:hasURL 0` pushes a text for having no URL.
 
             Exit status: 0 success; 64 usage error (an empty text, --limit below 1); \
             65 a malformed model or a text over 1 MiB; 66 a missing or unreadable model, or standard input closed or \
@@ -104,7 +106,13 @@ struct ExplainCommand: ParsableCommand {
             let contributions = explanation.strongest[label] ?? []
             if contributions.isEmpty { out += "  (nothing)\n" }
             for contribution in contributions {
-                out += String(format: "  %+.4f  %@\n", contribution.push[label], contribution.feature)
+                out += String(format: "  %+.4f  %@", contribution.push[label], contribution.feature)
+                // A dense feature pushes by how far its value is from the training mean, so one a text
+                // lacks pushes too ("dense:hasURL" for a text with no URL): its value says which.
+                if let value = contribution.value, let mean = contribution.trainingMean {
+                    out += String(format: " %.3g (training mean %.3g)", value, mean)
+                }
+                out += "\n"
             }
         }
         try StandardStreams.write(out)

@@ -94,6 +94,20 @@ struct ExplainCommandTests {
                 "the example no longer shows a label the listed pushes do not make: \(run.output)")
     }
 
+    @Test("A dense feature is listed with its value and the training mean, so one the text lacks (no URL) reads as 0, not as present")
+    func denseFeaturesShowTheirValue() async throws {
+        let run = try await explain(["--limit", "100", "ok"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = sections(run.output).values.joined()
+        let url = try #require(lines.first { $0.hasSuffix("dense:hasURL") || $0.contains("dense:hasURL ") }, "\(run.output)")
+        #expect(url.wholeMatch(of: #/  \+\d\.\d{4}  dense:hasURL 0 \(training mean 0\.\d+\)/#) != nil, "\(url)")
+        let length = try #require(lines.first { $0.contains("dense:length") })
+        #expect(length.contains("dense:length 0.693 (training mean "), "log(1 + one token): \(length)")
+        for line in lines where !line.contains("dense:") {
+            #expect(!line.contains("training mean"), "\(line)")
+        }
+    }
+
     @Test("A model trained with a huge prior exponent shows its decision weights relative to the largest, not as inf")
     func hugeClassWeightsAreShownRelative() async throws {
         let folder = try TemporaryFolder("explain-huge-weights")

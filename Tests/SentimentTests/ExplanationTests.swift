@@ -65,6 +65,24 @@ struct ExplanationTests {
         }
     }
 
+    @Test("A dense feature carries its value in the text and its training mean, so one the text lacks reads as 0; a sparse feature has none")
+    func denseFeaturesCarryTheirValue() throws {
+        let model = try #require(Self.model, "Models/default must load")
+        func listed(_ text: String) -> [Explanation.Contribution] {
+            let explanation = model.explain(text, limit: 100_000)
+            return SentimentLabel.allCases.flatMap { explanation.strongest[$0] ?? [] }
+        }
+        let withoutURL = try #require(listed("ok").first { $0.feature == "dense:hasURL" }, "hasURL pushes a text without a URL")
+        #expect(withoutURL.value == 0)
+        let mean = try #require(withoutURL.trainingMean)
+        #expect(mean > 0 && mean < 1, "the share of training tweets with a URL: \(mean)")
+        let withURL = try #require(listed("ok https://example.com").first { $0.feature == "dense:hasURL" })
+        #expect(withURL.value == 1 && withURL.trainingMean == mean)
+        let length = try #require(listed("ok").first { $0.feature == "dense:length" })
+        #expect(abs((length.value ?? -1) - Foundation.log(2)) < 1e-6, "log(1 + one token)")
+        #expect(listed("ok").filter { !$0.feature.hasPrefix("dense:") }.allSatisfy { $0.value == nil && $0.trainingMean == nil })
+    }
+
     @Test("Each class lists at most `limit` features, strongest first, each pushing towards it")
     func listsAreOrderedAndCapped() throws {
         let model = try #require(Self.model, "Models/default must load")
