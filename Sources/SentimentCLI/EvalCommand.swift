@@ -10,7 +10,9 @@ struct EvalCommand: ParsableCommand {
         discussion: """
             Prints macro-averaged recall (the SemEval metric) first, then accuracy, \
             macro-F1, per-class precision, recall and F1, the confusion matrix, \
-            and the expected calibration error with a reliability table. A metric \
+            and the expected calibration error with a reliability table (of the top \
+            probability: its accuracy is the share whose most probable class is gold, \
+            not the labels' accuracy, as the decision rule may pick a rarer class). A metric \
             with nothing to count is n/a (null in JSON): the recall of a class no \
             gold label names, the precision of one never predicted; macro-recall and \
             macro-F1 still average all three classes and count it as 0. Tweets the \

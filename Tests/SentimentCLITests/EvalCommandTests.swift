@@ -178,6 +178,26 @@ struct EvalCommandTests {
         #expect(run.output.contains("data  standard input (16 tweets)\n"), "\(run.stderr)")
     }
 
+    @Test("The reliability table says its accuracy is the most probable class's, not the label's, which the decision rule can make differ; so does the report")
+    func reliabilityAccuracyIsTheTopClasss() async throws {
+        // Labelled negative, rightly, by the rule that weighs the rarer class, though p(positive) is higher:
+        // the label's accuracy is 1, the most probable class's 0.
+        let file = folder.appendingPathComponent("rule.tsv")
+        try "label\ttext\nnegative\tthe food was great but the service was awful\n".write(to: file, atomically: false, encoding: .utf8)
+        let report = folder.appendingPathComponent("rule.html")
+        let run = try await eval(["--report", report.path, "Models/default", file.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let lines = run.outputLines
+        #expect(lines.contains("accuracy      1.0000"), "\(run.output)")
+        #expect(lines.contains { $0.hasSuffix("    0.0000") && $0.hasPrefix("  0.4") }, "the one bin's accuracy: \(run.output)")
+        let heading = try #require(lines.firstIndex(of: "reliability (top probability)"))
+        let note = "  accuracy here is the share whose most probable class is gold: 0.0000 in all (the labels' accuracy, by the decision rule: 1.0000)"
+        #expect(lines.dropFirst(heading + 1).first == note, "\(run.output)")
+        let html = try String(contentsOf: report, encoding: .utf8)
+        #expect(html.contains("Accuracy here is the share whose most probable class is gold: 0.0000 in all (the labels' accuracy, by the decision rule: 1.0000)"),
+                "\(html)")
+    }
+
     @Test("One tweet is counted as one tweet, in the table and in the report")
     func oneTweet() async throws {
         let file = folder.appendingPathComponent("one.tsv")
