@@ -30,6 +30,31 @@ struct BenchCommandTests {
         ])
     }
 
+    /// Bench started with `arguments` (in `directory`, with TMPDIR at
+    /// `temporary` and no streams), once the stand-in child it runs has written
+    /// its process id to `standInPID`: a signal sent then finds it running.
+    private func startBench(_ arguments: [String], temporary: URL, standInPID: URL,
+                            in directory: URL? = nil) async throws -> (bench: Process, standIn: pid_t) {
+        let process = try SentimentExecutable.process(arguments)
+        process.executableURL = try benchCommand().executable
+        if let directory { process.currentDirectoryURL = directory }
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var child: pid_t?
+        for _ in 0..<6000 where child == nil {
+            child = (try? String(contentsOf: standInPID, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+            if child == nil { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        guard let child else {
+            process.terminate()
+            throw BenchTestFailure("the stand-in child never wrote \(standInPID.lastPathComponent)")
+        }
+        return (process, child)
+    }
+
     /// An executable shell script `name` in the folder, to stand in for `sentiment`.
     private func script(_ name: String, _ body: String) throws -> URL {
         let url = folder.appendingPathComponent(name)
@@ -322,21 +347,10 @@ struct BenchCommandTests {
         let fake = try script("slow-sentiment", "echo $$ > '\(pidFile.path)'; exec sleep 600")
         let temporary = folder.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        let (bench, common) = try benchCommand()
-        let process = try SentimentExecutable.process(common.filter { $0 != "--no-scale" }
-            + ["--sentiment", fake.path, "--filter", "memory/plain-10x", "--json", folder.appendingPathComponent("results/bench.json").path])
-        process.executableURL = bench
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var child: pid_t?
-        for _ in 0..<6000 where child == nil {
-            child = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            if child == nil { try await Task.sleep(for: .milliseconds(10)) }
-        }
-        let pid = try #require(child, "the stand-in sentiment never started")
+        let common = try benchCommand().arguments
+        let (process, pid) = try await startBench(common.filter { $0 != "--no-scale" }
+            + ["--sentiment", fake.path, "--filter", "memory/plain-10x", "--json", folder.appendingPathComponent("results/bench.json").path],
+            temporary: temporary, standInPID: pidFile)
         defer { kill(pid, SIGKILL) }
         try #require(process.isRunning, "Bench ended before the signal")
         kill(process.processIdentifier, signal)
@@ -367,22 +381,9 @@ struct BenchCommandTests {
         for file in ["train.tsv", "dev.tsv"] { try Data("id\tlabel\ttext\n1\tpositive\tgood\n".utf8).write(to: shared.appendingPathComponent(file)) }
         let pidFile = folder.appendingPathComponent("setup.pid")
         try Data("echo $$ > '\(pidFile.path)'\nexec sleep 600\n".utf8).write(to: scripts.appendingPathComponent("setup.sh"))
-        let (bench, common) = try benchCommand()
-        let process = try SentimentExecutable.process(common
-            + ["--peers", "--filter", "peer/VADER-1-core", "--json", folder.appendingPathComponent("results/bench.json").path])
-        process.executableURL = bench
-        process.currentDirectoryURL = repository
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": temporary.path]) { $1 }
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var child: pid_t?
-        for _ in 0..<6000 where child == nil {
-            child = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-            if child == nil { try await Task.sleep(for: .milliseconds(10)) }
-        }
-        let pid = try #require(child, "the stand-in setup.sh never started")
+        let (process, pid) = try await startBench(try benchCommand().arguments
+            + ["--peers", "--filter", "peer/VADER-1-core", "--json", folder.appendingPathComponent("results/bench.json").path],
+            temporary: temporary, standInPID: pidFile, in: repository)
         defer { kill(pid, SIGKILL) }
         let made = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
         #expect(made.contains { $0.hasPrefix("bench-peer-") && $0.hasSuffix(".log") }, "setup.sh's log is in TMPDIR while it runs: \(made)")
@@ -444,4 +445,10 @@ struct BenchCommandTests {
         #expect(run.stderr.contains("left out 1 line of \(input.path) longer than 1 MiB"), "\(run.stderr)")
         #expect(run.output.contains("(2 texts)"), "\(run.output)")
     }
+}
+
+/// A test's precondition that did not hold, thrown to stop the test.
+private struct BenchTestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

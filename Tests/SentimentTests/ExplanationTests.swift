@@ -17,18 +17,25 @@ struct ExplanationTests {
         (0..<20).map { "Day \($0): the food was great but the service was awful." }.joined(separator: " "),
     ]
 
-    @Test("Every feature's pushes and the bias add up to the scores behind the probabilities", arguments: texts)
-    func pushesAddUpToTheScores(text: String) throws {
-        let model = try #require(Self.model, "Models/default must load")
-        let explanation = model.explain(text, limit: 100_000)
-        // A feature is listed under every class it pushes towards; count it once.
+    /// Each class's sum of every listed feature's push (an explanation with no
+    /// limit lists them all); a feature is listed under every class it pushes
+    /// towards, and is counted once.
+    private static func totalPush(_ explanation: Explanation) -> [Double] {
         var total = [0.0, 0.0, 0.0]
         var seen = Set<String>()
         for label in SentimentLabel.allCases {
             for contribution in explanation.strongest[label] ?? [] where seen.insert(contribution.feature).inserted {
-                for c in 0..<3 { total[c] += contribution.push[SentimentLabel.allCases[c]] }
+                for c in 0..<3 { total[c] += contribution.push.values[c] }
             }
         }
+        return total
+    }
+
+    @Test("Every feature's pushes and the bias add up to the scores behind the probabilities", arguments: texts)
+    func pushesAddUpToTheScores(text: String) throws {
+        let model = try #require(Self.model, "Models/default must load")
+        let explanation = model.explain(text, limit: 100_000)
+        let total = Self.totalPush(explanation)
         let bias = model.weights.bias.map(Double.init)
         let biasMean = bias.reduce(0, +) / 3
         // p = softmax(z / T), so T·(log p − mean log p) is z − mean z.
@@ -46,13 +53,7 @@ struct ExplanationTests {
     func scoresAreTheBiasPlusEveryPush(text: String) throws {
         let model = try #require(Self.model, "Models/default must load")
         let explanation = model.explain(text, limit: 100_000)
-        var total = [0.0, 0.0, 0.0]
-        var seen = Set<String>()
-        for label in SentimentLabel.allCases {
-            for contribution in explanation.strongest[label] ?? [] where seen.insert(contribution.feature).inserted {
-                for c in 0..<3 { total[c] += contribution.push.values[c] }
-            }
-        }
+        let total = Self.totalPush(explanation)
         let bias = model.weights.bias.map(Double.init), biasMean = bias.reduce(0, +) / 3
         for c in 0..<3 {
             #expect(abs(explanation.bias.values[c] - (bias[c] - biasMean)) < 1e-9, "class \(c)")
