@@ -25,7 +25,7 @@ struct TrainCommand: ParsableCommand {
                 --dev ../shared/data/semeval/dev.tsv --out Models/default
 
             Exit status: 0 success; 64 usage error; 65 malformed or unusable \
-            data; 66 a data file is missing or unreadable; 73 --out cannot be \
+            data (as eval's, UTF-16 without a byte order mark too, said so with how to convert it); 66 a data file is missing or unreadable; 73 --out cannot be \
             written. The data files and --out are checked before training.
             """)
 

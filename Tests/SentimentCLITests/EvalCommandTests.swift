@@ -544,6 +544,22 @@ struct EvalCommandTests {
         #expect(!(try await eval(["Models/default", labelled])).output.contains("an earlier id"))
     }
 
+    @Test("A data file in UTF-16 without a byte order mark (a Windows export) exits 65 saying so and how to convert it, from a file or standard input")
+    func utf16WithoutMark() async throws {
+        let units = "label\ttext\r\npositive\tI love this\r\nnegative\tworst day ever\r\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        let data = folder.appendingPathComponent("utf16le.tsv")
+        try Data(units).write(to: data)
+        let reason = "looks like UTF-16 (little-endian) without a byte order mark, which is read only with one: "
+            + "convert it to UTF-8 first, as with `iconv -f UTF-16LE -t UTF-8 in.tsv > out.tsv`"
+        let run = try await eval(["Models/default", data.path])
+        #expect(run.status == 65, "\(run.output)")
+        #expect(run.stderr == "sentiment: \(data.path): \(reason)\n")
+        #expect(run.output.isEmpty)
+        let piped = try await SentimentExecutable.run(["eval", "Models/default", "-"], input: Data(units))
+        #expect(piped.status == 65, "\(piped.output)")
+        #expect(piped.stderr == "sentiment: standard input: \(reason)\n")
+    }
+
     @Test("A text with NUL bytes is scored as it is and said on standard error, as classify flags such a text with \"NUL bytes\"; the metrics are those of the same rows")
     func nulBytesAreSaid() async throws {
         let rows = "label\ttext\npositive\tI love\u{0}this so much :)\nnegative\tworst\u{0}day ever :(\nneutral\tthe bus leaves at noon\n"

@@ -361,6 +361,22 @@ struct TrainCommandTests {
         #expect(!plain.stderr.contains("an earlier"), "\(plain.stderr)")
     }
 
+    @Test("A --train or --dev file in UTF-16 without a byte order mark (a Windows export) exits 65 saying so and how to convert it, before training, and no model is written")
+    func utf16WithoutMark() async throws {
+        let units = try String(contentsOfFile: labelled, encoding: .utf8).utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        let data = folder.appendingPathComponent("utf16be.tsv")
+        try Data(units).write(to: data)
+        let reason = "\(data.path): looks like UTF-16 (big-endian) without a byte order mark, which is read only with one: "
+            + "convert it to UTF-8 first, as with `iconv -f UTF-16BE -t UTF-8 in.tsv > out.tsv`"
+        for (name, arguments) in [("as-train", ["--train", data.path]), ("as-dev", ["--train", labelled, "--dev", data.path])] {
+            let out = folder.appendingPathComponent("utf16-\(name)")
+            let run = try await SentimentExecutable.run(["train"] + arguments + ["--out", out.path, "--bucket-bits", "14", "--folds", "3", "--threads", "2"])
+            #expect(run.status == 65, "\(name): \(run.stderr)")
+            #expect(run.stderr == "sentiment: \(reason)\n", "\(name)")
+            #expect(!FileManager.default.fileExists(atPath: out.path), "\(name)")
+        }
+    }
+
     @Test("Texts of --train or --dev with NUL bytes are said on standard error, as eval says them, and the model is written all the same")
     func nulBytesAreSaid() async throws {
         let nul = folder.appendingPathComponent("nul.tsv")

@@ -513,6 +513,29 @@ struct TrainingTests {
         }
     }
 
+    @Test("A TSV saved as UTF-16 without a byte order mark, little- or big-endian, all ASCII or not, is refused saying so and how to convert it, not as a header of NULs or bad UTF-8",
+          arguments: ["label\ttext\r\npositive\tgreat day\r\n", "label\ttext\r\npositive\tgreat day\r\nnegative\tcafé was bad 😢\r\n"])
+    func tsvInUTF16WithoutMark(plain: String) throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        for (name, bigEndian) in [("UTF-16LE", false), ("UTF-16BE", true)] {
+            let units = plain.utf16.flatMap { bigEndian ? [UInt8($0 >> 8), UInt8($0 & 0xFF)] : [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+            let url = folder.appendingPathComponent("\(name).tsv")
+            try Data(units).write(to: url)
+            let order = bigEndian ? "big-endian" : "little-endian"
+            for read in [{ try LabeledExample.readTSV(url.path) }, { try LabeledExample.readTSV(data: Data(units), name: "standard input") }] {
+                #expect {
+                    try read()
+                } throws: { error in
+                    guard let error = error as? DataFileError else { return false }
+                    return error.line == nil && !error.isMissing
+                        && error.reason == "looks like UTF-16 (\(order)) without a byte order mark, which is read only with one: "
+                            + "convert it to UTF-8 first, as with `iconv -f \(name) -t UTF-8 in.tsv > out.tsv`"
+                }
+            }
+        }
+    }
+
     @Test("A UTF-16 TSV with half a surrogate pair is refused naming its line, as a UTF-8 one with a bad byte is")
     func tsvInUTF16WithLoneSurrogate() throws {
         let folder = try Fixtures.temporaryDirectory()

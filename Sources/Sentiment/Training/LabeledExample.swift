@@ -43,14 +43,15 @@ extension LabeledExample {
     /// text belongs to the text; when it is not, a line with more columns than
     /// the header is an error (its text may hold a tab). Lines may end in `\n` or `\r\n`; a UTF-8
     /// byte order mark before the header and empty lines are skipped; a file in UTF-16 with a byte
-    /// order mark (Excel's "Unicode Text") is read as the text it holds; labels
+    /// order mark (Excel's "Unicode Text") is read as the text it holds (one without
+    /// the mark is refused, saying so and how to convert it); labels
     /// are read in any case ("Positive").
     ///
     /// - Throws: `DataFileError` naming the file and line: missing file, a
     ///   directory or a device (a pipe is read), an unreadable file, no header columns,
     ///   a header naming `label`, `text` or `id` more than once, an unknown label, an id that is not digits (or beyond `UInt64`), a
     ///   line with too few columns (or too many, when text is not the last column), an empty or blank text (`BlankText`),
-    ///   invalid UTF-8 (or UTF-16).
+    ///   invalid UTF-8 (or UTF-16), UTF-16 without a byte order mark.
     public static func readTSV(_ path: String) throws(DataFileError) -> [LabeledExample] {
         try parseTSV(try readData(path), path: path)
     }
@@ -83,6 +84,7 @@ extension LabeledExample {
         guard let content = String(data: data, encoding: .utf8) else {
             let lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             let bad = lines.firstIndex { String(validating: $0, as: UTF8.self) == nil }
+            if utf16 == nil, let error = unmarkedUTF16Error(data, path: path) { throw error }
             throw DataFileError(path: path, line: bad.map { $0 + 1 }, reason: utf16 == nil ? "not valid UTF-8" : "not valid UTF-16 (half a surrogate pair)",
                                 isMissing: false)
         }
@@ -100,6 +102,8 @@ extension LabeledExample {
         // Column names in any case, as labels are read ("Label", "TEXT").
         let names = columns.map { $0.lowercased() }
         guard let labelColumn = names.firstIndex(of: "label"), let textColumn = names.firstIndex(of: "text") else {
+            // UTF-16 without a mark reads as UTF-8 with a NUL beside each letter ("l\0a\0b\0e\0l\0"), so it fails here.
+            if utf16 == nil, let error = unmarkedUTF16Error(data, path: path) { throw error }
             let shown = columns.prefix(8).map { $0.count > 40 ? $0.prefix(40) + "…" : $0 } + (columns.count > 8 ? ["…"] : [])
             throw DataFileError(path: path, line: headerOffset + 1, reason: "header must name a \"label\" and a \"text\" column, found \(shown)", isMissing: false)
         }
@@ -154,6 +158,35 @@ extension LabeledExample {
             examples.append(LabeledExample(text: String(fields[textColumn]), label: label, id: id))
         }
         return examples
+    }
+
+    /// The error for `data`, a file that could not be read as UTF-8, when it
+    /// looks like UTF-16 without a byte order mark (as some Windows exports
+    /// are), saying so and how to convert it; else nil. Only a file that fails
+    /// is tested, so a guess can change a message but never refuse a file.
+    private static func unmarkedUTF16Error(_ data: Data, path: String) -> DataFileError? {
+        guard let order = unmarkedUTF16ByteOrder(data) else { return nil }
+        let name = order == .littleEndian ? "UTF-16LE" : "UTF-16BE"
+        return DataFileError(path: path, line: nil, reason: "looks like UTF-16 (\(order == .littleEndian ? "little" : "big")-endian) without a byte order mark, "
+                                 + "which is read only with one: convert it to UTF-8 first, as with `iconv -f \(name) -t UTF-8 in.tsv > out.tsv`",
+                             isMissing: false)
+    }
+
+    /// The byte order of `data` when its first bytes look like UTF-16 without
+    /// a byte order mark, else nil: a tab-separated file's header and most
+    /// tweets are ASCII, so one byte of most code units is 0, the second in
+    /// little-endian and the first in big-endian, and the other byte of
+    /// almost none.
+    private static func unmarkedUTF16ByteOrder(_ data: Data) -> UTF16Transcoder.ByteOrder? {
+        let units = data.prefix(512).count / 2
+        guard units >= 2 else { return nil }
+        var zeros = (first: 0, second: 0)
+        for (offset, byte) in data.prefix(units * 2).enumerated() where byte == 0 {
+            if offset % 2 == 0 { zeros.first += 1 } else { zeros.second += 1 }
+        }
+        if zeros.second * 2 >= units, zeros.first * 8 <= zeros.second { return .littleEndian }
+        if zeros.first * 2 >= units, zeros.second * 8 <= zeros.first { return .bigEndian }
+        return nil
     }
 
     /// The bytes of a regular file or a pipe (`<(…)`, a FIFO); a directory, a
