@@ -544,6 +544,21 @@ struct EvalCommandTests {
         #expect(!(try await eval(["Models/default", labelled])).output.contains("an earlier id"))
     }
 
+    @Test("A label with a space after it (\"positive \", from a spreadsheet) is scored as the label, not refused as unknown; the metrics are those of the file without the spaces")
+    func labelsWithSpaces() async throws {
+        let rows = try String(contentsOfFile: labelled, encoding: .utf8)
+        let spaced = folder.appendingPathComponent("spaced.tsv")
+        try rows.replacingOccurrences(of: "\tpositive\t", with: "\tpositive \t").replacingOccurrences(of: "\tnegative\t", with: "\t Negative\t")
+            .write(to: spaced, atomically: false, encoding: .utf8)
+        #expect(try String(contentsOf: spaced, encoding: .utf8).contains("\tpositive \t"))
+        let run = try await eval(["Models/default", "--json", spaced.path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let plain = try await eval(["Models/default", "--json", labelled])
+        var (a, b) = (try json(run), try json(plain))
+        a["file"] = nil; b["file"] = nil
+        #expect(NSDictionary(dictionary: a).isEqual(to: b))
+    }
+
     @Test("A data file in UTF-16 without a byte order mark (a Windows export) exits 65 saying so and how to convert it, from a file or standard input")
     func utf16WithoutMark() async throws {
         let units = "label\ttext\r\npositive\tI love this\r\nnegative\tworst day ever\r\n".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }

@@ -361,6 +361,22 @@ struct TrainCommandTests {
         #expect(!plain.stderr.contains("an earlier"), "\(plain.stderr)")
     }
 
+    @Test("Labels with a space after them (\"positive \", from a spreadsheet) in --train and --dev are read as the labels, and train the weights the file without the spaces trains")
+    func labelsWithSpaces() async throws {
+        let rows = try String(contentsOfFile: labelled, encoding: .utf8)
+        let spaced = folder.appendingPathComponent("spaced.tsv")
+        try rows.replacingOccurrences(of: "\tpositive\t", with: "\tpositive \t").replacingOccurrences(of: "\tnegative\t", with: "\t Negative\t")
+            .write(to: spaced, atomically: false, encoding: .utf8)
+        #expect(try String(contentsOf: spaced, encoding: .utf8).contains("\tpositive \t"))
+        let (plain, plainOut) = try await train("plain-labels", ["--dev", labelled])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let out = folder.appendingPathComponent("spaced-labels")
+        let run = try await SentimentExecutable.run(["train", "--train", spaced.path, "--dev", spaced.path, "--out", out.path, "--bucket-bits", "14",
+                                                     "--folds", "3", "--threads", "2"])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Data(contentsOf: out.appendingPathComponent("weights.bin")) == Data(contentsOf: plainOut.appendingPathComponent("weights.bin")))
+    }
+
     @Test("A --train or --dev file in UTF-16 without a byte order mark (a Windows export) exits 65 saying so and how to convert it, before training, and no model is written")
     func utf16WithoutMark() async throws {
         let units = try String(contentsOfFile: labelled, encoding: .utf8).utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }

@@ -496,6 +496,26 @@ struct TrainingTests {
         }
     }
 
+    @Test("A label with white space around it (\"positive \", as hand-edited or exported files have) is read as the label, as a column name with spaces around it is; the text keeps its own spaces")
+    func labelsAreTrimmed() throws {
+        let folder = try Fixtures.temporaryDirectory()
+        defer { Fixtures.remove(folder) }
+        let url = folder.appendingPathComponent("spaced.tsv")
+        try " Label \ttext\npositive \t great day \n  Negative\tbad\n\u{00A0}neutral\u{3000}\tok\n".write(to: url, atomically: true, encoding: .utf8)
+        let read = try LabeledExample.readTSV(url.path)
+        #expect(read.map(\.label) == [.positive, .negative, .neutral])
+        #expect(read.map(\.text) == [" great day ", "bad", "ok"])
+        // Text before the label: the label is the last cell, its spaces ignored there too.
+        let textFirst = try LabeledExample.readTSV(data: Data("text\tlabel\r\ngreat day\tpositive \r\n".utf8), name: "standard input")
+        #expect(textFirst.map(\.label) == [.positive])
+        // Only white space goes: a label that is still unknown is quoted as it was.
+        #expect {
+            try LabeledExample.readTSV(data: Data("label\ttext\npos itive \tgreat\n".utf8), name: "standard input")
+        } throws: { error in
+            (error as? DataFileError)?.reason == "unknown label \"pos itive \" (expected negative, neutral or positive)"
+        }
+    }
+
     @Test("A TSV saved as UTF-16 with a byte order mark (Excel's Unicode Text), little- or big-endian, gives the examples its UTF-8 twin gives")
     func tsvInUTF16() throws {
         let folder = try Fixtures.temporaryDirectory()

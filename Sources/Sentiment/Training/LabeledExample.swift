@@ -45,7 +45,8 @@ extension LabeledExample {
     /// byte order mark before the header and empty lines are skipped; a file in UTF-16 with a byte
     /// order mark (Excel's "Unicode Text") is read as the text it holds (one without
     /// the mark is refused, saying so and how to convert it); labels
-    /// are read in any case ("Positive").
+    /// are read in any case and without the white space around them ("Positive",
+    /// " positive "), as column names are.
     ///
     /// - Throws: `DataFileError` naming the file and line: missing file, a
     ///   directory or a device (a pipe is read), an unreadable file, no header columns,
@@ -137,7 +138,9 @@ extension LabeledExample {
                 throw DataFileError(path: path, line: offset + 1, reason: "expected \(columns.count) tab-separated columns, found \(fields.count) "
                                         + "(a tab in a text is only kept when text is the last column)", isMissing: false)
             }
-            guard let label = SentimentLabel(rawValue: fields[labelColumn].lowercased()) else {
+            // White space around a label is ignored, as around a column name: a hand-edited or exported
+            // file's "positive " is positive. The label is never the text, whose spaces are kept.
+            guard let label = SentimentLabel(rawValue: fields[labelColumn].trimmingCharacters(in: .whitespacesAndNewlines).lowercased()) else {
                 throw DataFileError(path: path, line: offset + 1, reason: "unknown label \"\(fields[labelColumn])\" (expected negative, neutral or positive)", isMissing: false)
             }
             // `classify` answers a blank text with an error, not a label: such a row has nothing to score or learn.
