@@ -48,7 +48,7 @@ struct EvalCommand: ParsableCommand {
                                  valueName: "path"))
     var paths: [String]
 
-    @Flag(help: "Print the metrics as one JSON object instead of a table (an empty reliability bin's confidence and accuracy are null).")
+    @Flag(help: "Print the metrics as one JSON object instead of a table (\"confusion\" is [gold][predicted], rows gold and columns predicted, both in the class order \"confusion_order\" gives: negative, neutral, positive; an empty reliability bin's confidence and accuracy are null).")
     var json = false
 
     @Option(help: ArgumentHelp("Also write a self-contained HTML report (metrics, confusion heatmap, reliability diagram).",

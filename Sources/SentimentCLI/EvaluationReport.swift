@@ -96,7 +96,8 @@ enum EvaluationReport {
             "model": model.id, "file": file, "count": e.count, "other_language": e.otherLanguage, "repeated_ids": repeatedIDs,
             "macro_recall": e.macroRecall, "accuracy": e.accuracy, "macro_f1": e.macroF1,
             "expected_calibration_error": e.expectedCalibrationError,
-            "confusion": e.confusion,
+            // `confusion[gold][predicted]`: said in the object, so that a reader need not know the order.
+            "confusion": e.confusion, "confusion_order": SentimentLabel.allCases.map(\.rawValue),
         ]
         object["classes"] = Dictionary(uniqueKeysWithValues: SentimentLabel.allCases.map { label in
             let metrics = classMetrics(e, label).map { $0 ?? NSNull() as Any }

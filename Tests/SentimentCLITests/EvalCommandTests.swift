@@ -78,6 +78,23 @@ struct EvalCommandTests {
         #expect(table.outputLines.contains(String(format: "macro-recall  %.4f", macroRecall)), "\(table.output)")
     }
 
+    @Test("eval --json says the confusion matrix's class order, rows gold and columns predicted, as the table's heading does")
+    func jsonConfusionOrder() async throws {
+        let object = try json(try await eval(["Models/default", "--json", labelled]))
+        let order = try #require(object["confusion_order"] as? [String], "\(object.keys.sorted())")
+        #expect(order == ["negative", "neutral", "positive"])
+        let confusion = try #require(object["confusion"] as? [[Int]])
+        let classes = try #require(object["classes"] as? [String: [String: Any]])
+        // Row i holds the gold tweets of order[i]; column j, the tweets predicted order[j].
+        for (row, label) in order.enumerated() {
+            #expect(confusion[row].reduce(0, +) == classes[label]?["support"] as? Int, "\(label)")
+            let predicted = (0..<3).map { confusion[$0][row] }.reduce(0, +)
+            if predicted > 0, let precision = classes[label]?["precision"] as? Double {
+                #expect(abs(precision - Double(confusion[row][row]) / Double(predicted)) < 1e-9, "\(label)")
+            }
+        }
+    }
+
     @Test("eval --report writes a self-contained HTML page with the metrics, a confusion heatmap and a reliability diagram")
     func htmlReport() async throws {
         let report = folder.appendingPathComponent("report.html").path
