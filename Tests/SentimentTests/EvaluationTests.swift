@@ -37,6 +37,27 @@ struct EvaluationTests {
         #expect(abs(Evaluation(gold: gold, predictions: overconfident).expectedCalibrationError - 0.24) < 1e-9)
     }
 
+    @Test("A confidence on a bin's edge (0.4, 7/15) lands in the bin it opens, as the table's edges say, and the number just below it in the bin below; float rounding moves none")
+    func confidenceOnAnEdge() {
+        func bin(of confidence: Double) -> Int? {
+            var table = ReliabilityTable()
+            table.add(confidence: confidence, correct: true)
+            return table.bins.firstIndex { $0.count == 1 }
+        }
+        let edges = ReliabilityTable().bins.map(\.lower)
+        for k in 1..<ReliabilityTable.binCount {
+            #expect(bin(of: edges[k]) == k, "\(k)/15")
+            #expect(bin(of: edges[k].nextDown) == k - 1, "just below \(k)/15")
+            #expect(bin(of: edges[k].nextUp) == k, "just above \(k)/15")
+        }
+        // Decimal edges, which k/15 of a decimal are: 0.2 = 3/15, 0.4 = 6/15, 0.6 = 9/15, 0.8 = 12/15.
+        for (confidence, k) in [(0.2, 3), (0.4, 6), (0.6, 9), (0.8, 12), (7.0 / 15, 7), (1.0, 14)] {
+            #expect(bin(of: confidence) == k, "\(confidence)")
+            let lower = ReliabilityTable().bins[k].lower, upper = ReliabilityTable().bins[k].upper
+            #expect(lower <= confidence && (confidence < upper || k == ReliabilityTable.binCount - 1), "\(confidence)")
+        }
+    }
+
     @Test("Hand-built probabilities outside 0 to 1, or NaN, land in the end bins instead of stopping the run")
     func confidenceOutOfRange() {
         var table = ReliabilityTable()
