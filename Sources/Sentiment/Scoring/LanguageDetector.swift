@@ -23,8 +23,8 @@ import Foundation
 ///    no name, and in a text with no word in lower case (ALL CAPS, Title Case)
 ///    capitals mark no names. It is checked without the stock phrases that
 ///    English uses too ("je ne sais quoi", "c'est la vie", "danke schön",
-///    "grazie mille", "ich bin ein berliner", spelled with or without their
-///    accents; `loanPhrases`) as well, unless what is left has a stopword of
+///    "grazie mille", "ich bin ein berliner", "guten morgen", "feliz navidad",
+///    spelled with or without their accents; `loanPhrases`) as well, unless what is left has a stopword of
 ///    another language, or an accented word and no English stopword ("C'est
 ///    la vie, je suis fatigué", "Danke schön für alles" stay flagged; "C'est
 ///    la vie" alone is English). A text English without its names and
@@ -61,8 +61,11 @@ struct LanguageDetector: Sendable {
     /// revision 2 is step 4's loan phrases (75690cf); revision 3 is seven more
     /// of them ("merci beaucoup", "ich bin ein berliner" …), their words
     /// matched without diacritics ("cafe au lait"), and "stai", "ragazzi"
-    /// and "vemos" on the Italian and Spanish lists.
-    static let revision = 3
+    /// and "vemos" on the Italian and Spanish lists; revision 4 is eleven more
+    /// ("guten morgen", "buenos días", "feliz navidad", "s'il vous plaît" …)
+    /// and "allerseits", "schlaf" and "familia" on the German and Spanish
+    /// lists.
+    static let revision = 4
 
     /// Foreign stopwords needed before a Latin-script text is called foreign.
     static let minimumForeignHits = 2
@@ -81,7 +84,7 @@ struct LanguageDetector: Sendable {
                 "puedo", "hacer", "tiene", "bien", "ahora", "cuando", "donde", "quién", "te", "se", "su", "sus",
                 "hasta", "desde", "hace", "bueno", "mejor", "peor", "gente", "casa", "vida", "año", "años", "nuevo",
                 "nueva", "así", "aquí", "pues", "mismo", "cosas", "amor", "hola", "jaja", "jajaja", "jajajaja",
-                "amo", "lindo", "linda", "nosotros", "ustedes", "ella", "ellos", "usted"]),
+                "amo", "lindo", "linda", "nosotros", "ustedes", "ella", "ellos", "usted", "familia"]),
         ("fr", ["le", "les", "est", "une", "des", "et", "pas", "pour", "avec", "dans", "je", "tu", "nous", "vous",
                 "c'est", "qui", "sur", "mais", "très", "du", "au", "ce", "cette", "j'ai", "suis", "aujourd'hui",
                 "ça", "adore", "j'adore", "nul", "bonjour", "bonsoir", "tout", "tous", "toute", "monde", "était",
@@ -100,7 +103,8 @@ struct LanguageDetector: Sendable {
                 "wie", "warum", "weil", "oder", "kein", "keine", "immer", "jetzt", "doch", "nein", "viel",
                 "leider", "endlich", "wieder", "einen", "einem", "einer", "haben", "habe", "hast", "sind", "waren",
                 "wird", "werden", "kann", "können", "muss", "möchte", "bitte", "gestern", "nacht", "leben", "freund",
-                "freunde", "geburtstag", "ganz", "etwas", "nichts", "mehr", "dass", "wenn", "hier"]),
+                "freunde", "geburtstag", "ganz", "etwas", "nichts", "mehr", "dass", "wenn", "hier", "allerseits",
+                "schlaf"]),
         ("pt", ["os", "uma", "não", "com", "para", "mais", "muito", "você", "eu", "meu", "minha", "hoje",
                 "está", "que", "isso", "ele", "ela", "tem", "foi", "aqui", "obrigado", "tudo", "do",
                 "serviço", "horrível", "bom", "boa", "estou", "obrigada", "pela", "pelo", "ajuda", "odeio",
@@ -267,9 +271,11 @@ struct LanguageDetector: Sendable {
     private let nameArticleHashes: Set<UInt64>
 
     /// Stock phrases of French, German, Spanish and Italian that English
-    /// dictionaries list as English usage, or that English tweets quote
-    /// ("merci beaucoup", "grazie mille", "hasta mañana", "n'est-ce pas",
-    /// JFK's "ich bin ein berliner"), and whose words would flag an English
+    /// dictionaries list as English usage, or that English tweets quote,
+    /// greet or sign off with ("merci beaucoup", "grazie mille", "hasta
+    /// mañana", "n'est-ce pas", "s'il vous plaît", "guten morgen", "buenos
+    /// días", "hola amigo", JFK's "ich bin ein berliner", the songs' "feliz
+    /// navidad" and "bella ciao"), and whose words would flag an English
     /// tweet: two stopwords of one list ("c'est", "vie"), two accented words
     /// ("crème"), or words the letter model finds foreign ("auf
     /// wiedersehen"). Hyphens are read as spaces ("tête-à-tête" is "tête à
@@ -277,13 +283,15 @@ struct LanguageDetector: Sendable {
     /// A word with diacritics also matches without them (`unaccented`:
     /// "cafe au lait", "creme brulee", "hasta manana", "que sera sera");
     /// German's other spelling of "ö" is listed ("danke schoen").
-    /// Phrases with one such word ("déjà vu", "por favor") cannot flag a text
-    /// alone and are not listed.
+    /// Phrases with one such word ("déjà vu", "por favor", "bon appétit", "bon
+    /// voyage") cannot flag a text alone and are not listed.
     static let loanPhrases = [
         "je ne sais quoi", "c'est la vie", "comme ci comme ça", "café au lait", "crème de la crème", "crème brûlée",
         "pièce de résistance", "tête-à-tête", "cherchez la femme", "merci beaucoup", "n'est-ce pas", "danke schön",
         "danke schoen", "auf wiedersehen", "ich bin ein berliner", "mi casa es su casa", "mi casa su casa",
         "que será será", "hasta mañana", "la dolce vita", "dolce vita", "che sarà sarà", "grazie mille", "ciao bella",
+        "très bien", "oui oui", "s'il vous plaît", "ménage à trois", "guten morgen", "gute nacht", "buenos días",
+        "feliz navidad", "hola amigo", "bella ciao", "ciao ciao",
     ]
     /// The words of `loanPhrases` by their first word's spellings' hashes:
     /// the others' spellings' hashes (a word's as written and `unaccented`),
