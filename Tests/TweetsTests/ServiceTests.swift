@@ -221,6 +221,22 @@ struct ServiceTests {
         }
     }
 
+    @Test("A later page of a timeline, whose user is read back from the store, leaves the account's update time at the source's first answer")
+    func laterPageKeepsTheAccountsUpdateTime() async throws {
+        try await withStore { store, directory async throws in
+            let source = FakeSource(users: [alice], tweets: sampleTweets(11, by: alice))
+            let sleeper = VirtualSleeper()
+            let service = makeService(store, source: source, sleeper: sleeper, pageSize: 4)
+            let first = try await service.timeline(username: "alice")
+            sleeper.advance(by: 3_600)
+            _ = try await service.timeline(username: "alice", cursor: try #require(first.nextCursor))
+            let queue = try DatabaseQueue(path: directory.path("db/tweets.sqlite"))
+            let updatedAt = try await queue.read { db in try Date.fetchOne(db, sql: "SELECT updated_at FROM user WHERE id = ?", arguments: [alice.id]) }
+            try queue.close()
+            #expect(updatedAt == sleeper.now().addingTimeInterval(-3_600))
+        }
+    }
+
     @Test("A page that ends at the last tweet has no next cursor, offline or from an archive, so no empty page follows", arguments: [1, 2, 3, 6, 7])
     func lastPageHasNoCursor(pageSize: Int) async throws {
         try await withStore { store, _ async throws in

@@ -146,8 +146,13 @@ public final class TweetService: Sendable {
         if let source, !sourceExhausted, failure == nil {
             do {
                 let found: User
+                // A later page's user is read back from the store: no news of
+                // the account, so saving it with the page keeps its update time
+                // (which picks the holder of a name that moved between accounts).
+                var unchanged: Set<String> = []
                 if let id = state?.u, let stored = try await store.user(id: id) {
                     found = stored
+                    unchanged = [stored.id]
                 } else {
                     found = try await RequestLogger.$current.withValue(logger) { try await source.user(username: key) }
                 }
@@ -166,7 +171,7 @@ public final class TweetService: Sendable {
                         tweet.authorID = found.id
                         return tweet
                     }
-                    try await store.save(users: [found], tweets: pageTweets, at: now)
+                    _ = try await store.saveTweets(users: [found], tweets: pageTweets, at: now, unchangedUsers: unchanged)
                     tweets += pageTweets
                     sourceToken = page.nextCursor
                     sourceExhausted = page.nextCursor == nil
