@@ -563,11 +563,7 @@ struct EvalCommandTests {
 
     @Test("A label with a space after it (\"positive \", from a spreadsheet) is scored as the label, not refused as unknown; the metrics are those of the file without the spaces")
     func labelsWithSpaces() async throws {
-        let rows = try String(contentsOfFile: labelled, encoding: .utf8)
-        let spaced = folder.appendingPathComponent("spaced.tsv")
-        try rows.replacingOccurrences(of: "\tpositive\t", with: "\tpositive \t").replacingOccurrences(of: "\tnegative\t", with: "\t Negative\t")
-            .write(to: spaced, atomically: false, encoding: .utf8)
-        #expect(try String(contentsOf: spaced, encoding: .utf8).contains("\tpositive \t"))
+        let spaced = try spacedLabelsCopy(of: labelled, in: folder)
         let run = try await eval(["Models/default", "--json", spaced.path])
         #expect(run.status == 0, "\(run.stderr)")
         let plain = try await eval(["Models/default", "--json", labelled])

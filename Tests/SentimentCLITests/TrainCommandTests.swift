@@ -363,11 +363,7 @@ struct TrainCommandTests {
 
     @Test("Labels with a space after them (\"positive \", from a spreadsheet) in --train and --dev are read as the labels, and train the weights the file without the spaces trains")
     func labelsWithSpaces() async throws {
-        let rows = try String(contentsOfFile: labelled, encoding: .utf8)
-        let spaced = folder.appendingPathComponent("spaced.tsv")
-        try rows.replacingOccurrences(of: "\tpositive\t", with: "\tpositive \t").replacingOccurrences(of: "\tnegative\t", with: "\t Negative\t")
-            .write(to: spaced, atomically: false, encoding: .utf8)
-        #expect(try String(contentsOf: spaced, encoding: .utf8).contains("\tpositive \t"))
+        let spaced = try spacedLabelsCopy(of: labelled, in: folder)
         let (plain, plainOut) = try await train("plain-labels", ["--dev", labelled])
         #expect(plain.status == 0, "\(plain.stderr)")
         let out = folder.appendingPathComponent("spaced-labels")
