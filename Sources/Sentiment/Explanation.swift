@@ -1,5 +1,5 @@
 /// Why the model labelled a text as it did: the tokens it saw and the
-/// features that pushed each class most.
+/// features that pushed each class most, towards it and away from it.
 public struct Explanation: Sendable {
     /// One feature's push on the three classes.
     public struct Contribution: Sendable, Hashable {
@@ -27,6 +27,14 @@ public struct Explanation: Sendable {
     public var prediction: Prediction
     /// For each class, the features that pushed towards it most, strongest first.
     public var strongest: [SentimentLabel: [Contribution]]
+    /// For each class, the features that pushed away from it most (a push on
+    /// it below zero), strongest first: what spoke against it, as "awful"
+    /// against positive in "the food was great but the service was awful".
+    /// A push away from one class is a push towards the others (the three
+    /// sum to zero), so a feature here is under `strongest` of another class:
+    /// there, the word "great" pushes positive up and neutral down about as
+    /// much, and is against neutral, not negative.
+    public var against: [SentimentLabel: [Contribution]]
     /// The model's bias, relative to the mean of the three: its lean before
     /// any feature (the shipped model's is towards neutral).
     public var bias: ClassScores
@@ -45,7 +53,8 @@ public struct Explanation: Sendable {
 extension SentimentModel {
     /// Explains the model's decision on `text`: its tokens and, for each class,
     /// the `limit` features that pushed the score towards that class most
-    /// (none when `limit` is 0 or less).
+    /// (`strongest`) and the `limit` that pushed it away from that class most
+    /// (`against`); none when `limit` is 0 or less.
     public func explain(_ text: String, limit: Int = 8) -> Explanation {
         let buffer = TokenBuffer()
         var named = NamedRow()
@@ -83,14 +92,16 @@ extension SentimentModel {
             values[i] = (Double(dense[j]), Double(weights.denseMean[j]))
         }
         var strongest: [SentimentLabel: [Explanation.Contribution]] = [:]
+        var against: [SentimentLabel: [Explanation.Contribution]] = [:]
         for label in SentimentLabel.allCases {
             // By index into arrays: a text of 1 MiB has some 100,000 features.
             let push = pushes.map { $0[label] }
-            strongest[label] = order.indices
-                .filter { push[$0] > 0 }
-                .sorted { push[$0] > push[$1] }
-                .prefix(max(0, limit))
-                .map { Explanation.Contribution(feature: order[$0], push: pushes[$0], value: values[$0]?.value, trainingMean: values[$0]?.trainingMean) }
+            func contributions(_ listed: some Sequence<Int>) -> [Explanation.Contribution] {
+                listed.prefix(max(0, limit))
+                    .map { Explanation.Contribution(feature: order[$0], push: pushes[$0], value: values[$0]?.value, trainingMean: values[$0]?.trainingMean) }
+            }
+            strongest[label] = contributions(order.indices.filter { push[$0] > 0 }.sorted { push[$0] > push[$1] })
+            against[label] = contributions(order.indices.filter { push[$0] < 0 }.sorted { push[$0] < push[$1] })
         }
         let b = weights.bias.map(Double.init), biasMean = b.reduce(0, +) / 3
         let bias = ClassScores(negative: b[0] - biasMean, neutral: b[1] - biasMean, positive: b[2] - biasMean)
@@ -104,6 +115,6 @@ extension SentimentModel {
         var whole = text
         whole.withUTF8 { buffer.tokenize(UnsafeRawBufferPointer($0), options: manifest.features.tokenizerOptions, seed: manifest.features.hashSeed) }
         let tokens = (0..<buffer.count).map(buffer.token(at:))
-        return Explanation(tokens: tokens, prediction: classify(text), strongest: strongest, bias: bias, scores: scores, segments: segments)
+        return Explanation(tokens: tokens, prediction: classify(text), strongest: strongest, against: against, bias: bias, scores: scores, segments: segments)
     }
 }

@@ -101,12 +101,63 @@ struct ExplanationTests {
         }
     }
 
+    @Test("Each class lists at most `limit` features against it, strongest first, each pushing away from it")
+    func againstListsAreOrderedAndCapped() throws {
+        let model = try #require(Self.model, "Models/default must load")
+        let explanation = model.explain(Self.texts[0], limit: 5)
+        let all = model.explain(Self.texts[0], limit: 100_000)
+        for label in SentimentLabel.allCases {
+            let list = try #require(explanation.against[label])
+            #expect((1...5).contains(list.count), "\(label): \(list.count)")
+            let pushes = list.map { $0.push[label] }
+            #expect(pushes.allSatisfy { $0 < 0 }, "\(label): \(pushes)")
+            #expect(pushes == pushes.sorted(by: <))
+            // The strongest of them all: none left out pushes away harder.
+            let everyPush = (all.against[label] ?? []).map { $0.push[label] }
+            #expect(everyPush.count >= list.count && Array(everyPush.prefix(list.count)) == pushes, "\(label)")
+        }
+    }
+
+    @Test("With no limit, a feature is listed against every class it pushes away from and towards every class it pushes towards, never both for one class")
+    func againstAndStrongestSplitTheFeatures() throws {
+        let model = try #require(Self.model, "Models/default must load")
+        let explanation = model.explain(Self.texts[0], limit: 100_000)
+        // Every feature that pushes at all pushes some class up (the three sum to zero).
+        let features = SentimentLabel.allCases.flatMap { explanation.strongest[$0] ?? [] }
+        #expect(features.count > 20)
+        for label in SentimentLabel.allCases {
+            let towards = Set((explanation.strongest[label] ?? []).map(\.feature))
+            let away = Set((explanation.against[label] ?? []).map(\.feature))
+            #expect(towards.isDisjoint(with: away), "\(label): \(towards.intersection(away))")
+            for contribution in features {
+                #expect(away.contains(contribution.feature) == (contribution.push[label] < 0), "\(label): \(contribution.feature)")
+            }
+        }
+    }
+
+    @Test("In a mixed review the praise speaks against negative and the complaint against positive")
+    func mixedReviewSpeaksAgainstEachSide() throws {
+        let model = try #require(Self.model, "Models/default must load")
+        let explanation = model.explain("the food was great but the service was awful")
+        let againstNegative = (explanation.against[.negative] ?? []).map(\.feature)
+        let againstNeutral = (explanation.against[.neutral] ?? []).map(\.feature)
+        let againstPositive = (explanation.against[.positive] ?? []).map(\.feature)
+        // "great" speaks against negative by its bigram and character n-grams; the word
+        // itself pushes positive up and neutral down about as much, so it is against neutral.
+        #expect(againstNegative.contains("was great") && againstNegative.contains("char:great"), "\(againstNegative)")
+        #expect(againstNeutral.first == "great", "\(againstNeutral)")
+        #expect(againstPositive.contains("awful"), "\(againstPositive)")
+        #expect(!againstNegative.contains { $0.contains("awful") }, "\(againstNegative)")
+        #expect(!againstPositive.contains { $0.contains("great") }, "\(againstPositive)")
+    }
+
     @Test("A limit of zero or less lists no features instead of trapping", arguments: [0, -1, Int.min])
     func nonPositiveLimitListsNothing(limit: Int) throws {
         let model = try #require(Self.model, "Models/default must load")
         let explanation = model.explain("I love this, best day ever", limit: limit)
-        #expect(explanation.strongest.count == 3)
+        #expect(explanation.strongest.count == 3 && explanation.against.count == 3)
         #expect(explanation.strongest.values.allSatisfy { $0.isEmpty })
+        #expect(explanation.against.values.allSatisfy { $0.isEmpty })
         #expect(explanation.prediction.label == .positive)
     }
 
