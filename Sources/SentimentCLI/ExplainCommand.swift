@@ -19,8 +19,10 @@ struct ExplainCommand: ParsableCommand {
 
             `scores` are what the probabilities are the softmax of: the model's bias \
             (its lean before any feature) plus every feature's push, each relative to \
-            the three classes' mean. Under each class are the features that pushed \
-            towards it most; a dense feature (dense:…) shows its value in the text and \
+            the three classes' mean. For each class come the features that pushed \
+            towards it most ("towards negative:", a push above 0), then those that \
+            pushed away from it most ("against negative:", below 0), up to --limit \
+            each; a dense feature (dense:…) shows its value in the text and \
             its mean in training, since it pushes by how far the one is from the other: \
             `dense:hasURL 0` pushes a text for having no URL.
 
@@ -60,7 +62,7 @@ struct ExplainCommand: ParsableCommand {
     var readsStandardInput: Bool { words.first == "-" }
 
     // The next argument is the value even when it starts with "-": "--limit -1" is out of range, not missing.
-    @Option(parsing: .unconditional, help: "Features to list per class.")
+    @Option(parsing: .unconditional, help: "Features to list per class, towards it and against it.")
     var limit: Int = 8
 
     func validate() throws {
@@ -102,20 +104,27 @@ struct ExplainCommand: ParsableCommand {
         out += Self.scoresLine(explanation, temperature: model.manifest.decision.temperature)
         out += Self.decisionLines(prediction.probabilities, rule: model.manifest.decision)
         for label in SentimentLabel.allCases {
-            out += "\ntowards \(label.rawValue):\n"
-            let contributions = explanation.strongest[label] ?? []
-            if contributions.isEmpty { out += "  (nothing)\n" }
-            for contribution in contributions {
-                out += String(format: "  %+.4f  %@", contribution.push[label], contribution.feature)
-                // A dense feature pushes by how far its value is from the training mean, so one a text
-                // lacks pushes too ("dense:hasURL" for a text with no URL): its value says which.
-                if let value = contribution.value, let mean = contribution.trainingMean {
-                    out += String(format: " %.3g (training mean %.3g)", value, mean)
-                }
-                out += "\n"
-            }
+            out += "\n" + Self.contributionLines("towards \(label.rawValue)", explanation.strongest[label] ?? [], on: label)
+            out += Self.contributionLines("against \(label.rawValue)", explanation.against[label] ?? [], on: label)
         }
         try StandardStreams.write(out)
+    }
+
+    /// A list of features under its heading ("towards negative:"), each with
+    /// its push on `label`, or "(nothing)" when there is none.
+    static func contributionLines(_ heading: String, _ contributions: [Explanation.Contribution], on label: SentimentLabel) -> String {
+        var out = heading + ":\n"
+        if contributions.isEmpty { out += "  (nothing)\n" }
+        for contribution in contributions {
+            out += String(format: "  %+.4f  %@", contribution.push[label], contribution.feature)
+            // A dense feature pushes by how far its value is from the training mean, so one a text
+            // lacks pushes too ("dense:hasURL" for a text with no URL): its value says which.
+            if let value = contribution.value, let mean = contribution.trainingMean {
+                out += String(format: " %.3g (training mean %.3g)", value, mean)
+            }
+            out += "\n"
+        }
+        return out
     }
 
     /// The scores behind the probabilities, each relative to the mean of the

@@ -8,16 +8,19 @@ struct ExplainCommandTests {
         try await SentimentExecutable.run(["explain"] + arguments)
     }
 
-    /// The feature lines under "towards LABEL:", by label.
-    private func sections(_ output: String) -> [String: [String]] {
+    /// The feature lines under "towards LABEL:" (or, for `direction` "against",
+    /// "against LABEL:"), by label; a list ends at the next line that is not indented.
+    private func sections(_ output: String, _ direction: String = "towards") -> [String: [String]] {
         var sections: [String: [String]] = [:]
         var current: String?
         for line in output.split(separator: "\n").map(String.init) {
-            if line.hasPrefix("towards "), line.hasSuffix(":") {
-                current = String(line.dropFirst("towards ".count).dropLast())
+            if line.hasPrefix("\(direction) "), line.hasSuffix(":") {
+                current = String(line.dropFirst("\(direction) ".count).dropLast())
                 sections[current!] = []
-            } else if let label = current {
+            } else if let label = current, line.hasPrefix("  ") {
                 sections[label]!.append(line)
+            } else {
+                current = nil
             }
         }
         return sections
@@ -43,6 +46,28 @@ struct ExplainCommandTests {
             #expect((1...8).contains(features.count), "\(label): \(features)")
             #expect(features.allSatisfy { $0.wholeMatch(of: #/  \+\d+\.\d{4}  .+/#) != nil }, "\(features)")
         }
+    }
+
+    @Test("explain shows, after the features towards each class, those that pushed against it most, with their negative pushes")
+    func showsTheFeaturesAgainstEachClass() async throws {
+        let run = try await explain(["the food was great but the service was awful"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let headings = run.outputLines.filter { $0.hasPrefix("towards ") || $0.hasPrefix("against ") }
+        #expect(headings == ["towards negative:", "against negative:", "towards neutral:", "against neutral:",
+                             "towards positive:", "against positive:"], "\(run.output)")
+        let against = sections(run.output, "against")
+        #expect(Set(against.keys) == ["negative", "neutral", "positive"])
+        for (label, features) in against {
+            #expect((1...8).contains(features.count), "\(label): \(features)")
+            #expect(features.allSatisfy { $0.wholeMatch(of: #/  -\d+\.\d{4}  .+/#) != nil }, "\(features)")
+            let pushes = features.compactMap { $0.firstMatch(of: #/-\d+\.\d{4}/#).map { Double($0.0)! } }
+            #expect(pushes == pushes.sorted(), "strongest first: \(features)")
+        }
+        #expect(against["negative"]!.contains { $0.hasSuffix("  was great") }, "\(against["negative"]!)")
+        #expect(against["positive"]!.contains { $0.hasSuffix("  awful") }, "\(against["positive"]!)")
+        // A dense feature against a class shows its value and training mean, as one towards it does.
+        #expect(against["positive"]!.contains { $0.wholeMatch(of: #/  -\d\.\d{4}  dense:\w+ \S+ \(training mean \S+\)/#) != nil },
+                "\(against["positive"]!)")
     }
 
     @Test("explain shows the decision rule's products, whose largest is the label even when another class is more probable")
@@ -126,12 +151,16 @@ struct ExplainCommandTests {
         #expect(weights.contains(" of the largest: "), "\(weights)")
     }
 
-    @Test("--limit caps each class's list")
+    @Test("--limit caps each class's lists, towards it and against it")
     func limitCapsTheLists() async throws {
         let run = try await explain(["I love this, best day ever!!!", "--limit", "2"])
         #expect(run.status == 0, "\(run.stderr)")
-        for (label, features) in sections(run.output) {
-            #expect((1...2).contains(features.count), "\(label): \(features)")
+        for direction in ["towards", "against"] {
+            let sections = sections(run.output, direction)
+            #expect(sections.count == 3, "\(direction): \(run.output)")
+            for (label, features) in sections {
+                #expect((1...2).contains(features.count), "\(direction) \(label): \(features)")
+            }
         }
     }
 
