@@ -516,6 +516,21 @@ struct TrainingTests {
         }
     }
 
+    @Test("An id with white space around it (\" 7\", \"7 \", as hand-edited or exported files have) is read as the id, as a label is, so its repeats are counted; an id cell of white space alone is a row without one, as an empty one is")
+    func idsAreTrimmed() throws {
+        let read = try LabeledExample.readTSV(data: Data("id\tlabel\ttext\n 7\tpositive\tgreat day\n7 \tnegative\tbad\n\u{00A0}8\u{3000}\tneutral\tok\n \tneutral\tno id\n9\tpositive\t 9 \n".utf8),
+                                                name: "standard input")
+        #expect(read.map(\.id) == [7, 7, 8, nil, 9])
+        #expect(read.map(\.text) == ["great day", "bad", "ok", "no id", " 9 "], "the text keeps its spaces")
+        #expect(read.repeatedIDCount == 1)
+        // Only white space goes: an id that is still not a number is quoted as it was.
+        #expect {
+            try LabeledExample.readTSV(data: Data("id\tlabel\ttext\n 7 7 \tpositive\tgreat\n".utf8), name: "standard input")
+        } throws: { error in
+            (error as? DataFileError)?.reason.hasPrefix("id \" 7 7 \" is not a numeric tweet id") == true
+        }
+    }
+
     @Test("A TSV saved as UTF-16 with a byte order mark (Excel's Unicode Text), little- or big-endian, gives the examples its UTF-8 twin gives")
     func tsvInUTF16() throws {
         let folder = try Fixtures.temporaryDirectory()
@@ -601,7 +616,7 @@ struct TrainingTests {
     }
 
     @Test("Reading a TSV with an id that is not a numeric tweet id names the line, instead of reading the row as one without an id",
-          arguments: ["abc", "12x", "-3", "+12", " 7", "18446744073709551616"])
+          arguments: ["abc", "12x", "-3", "+12", "7 7", " 7x ", "18446744073709551616"])
     func tsvWithNonNumericIDFails(id: String) throws {
         let folder = try Fixtures.temporaryDirectory()
         defer { Fixtures.remove(folder) }

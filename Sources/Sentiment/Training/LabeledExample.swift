@@ -46,7 +46,8 @@ extension LabeledExample {
     /// order mark (Excel's "Unicode Text") is read as the text it holds (one without
     /// the mark is refused, saying so and how to convert it); labels
     /// are read in any case and without the white space around them ("Positive",
-    /// " positive "), as column names are.
+    /// " positive "), as column names are, and ids without theirs ("7 " is 7, an
+    /// id cell of white space alone none).
     ///
     /// - Throws: `DataFileError` naming the file and line: missing file, a
     ///   directory or a device (a pipe is read), an unreadable file, no header columns,
@@ -148,10 +149,12 @@ extension LabeledExample {
                 throw DataFileError(path: path, line: offset + 1, reason: "empty or blank text: nothing to classify or learn from", isMissing: false)
             }
             // An empty id cell is no id; any other that is not a tweet id is refused, not read as none: chronological
-            // folds need every row's id (`Trainer.isChronological`), and repeats are counted by id.
+            // folds need every row's id (`Trainer.isChronological`), and repeats are counted by id. White space
+            // around an id is ignored, as around a label ("7 " is 7, one cell of white space alone none).
             var id: UInt64?
-            if let idColumn, !fields[idColumn].isEmpty {
-                guard fields[idColumn].utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let number = UInt64(fields[idColumn]) else {
+            let idCell = idColumn.map { fields[$0].trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+            if let idColumn, !idCell.isEmpty {
+                guard idCell.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }), let number = UInt64(idCell) else {
                     throw DataFileError(path: path, line: offset + 1, reason: "id \"\(fields[idColumn])\" is not a numeric tweet id "
                                             + "(expected digits up to \(UInt64.max), or an empty cell for none; "
                                             + "a column of other ids is ignored under another name)", isMissing: false)
