@@ -269,6 +269,53 @@ struct LanguageTests {
         #expect(model.classify([text]).first?.language == .unsupported(code: code), "the batch path agrees")
     }
 
+    @Test("English tweets that say good night, happy birthday, thanks or goodbye in Spanish, French or Italian stay English", arguments: [
+        "Buenas noches everyone, see you tomorrow", "Buenas noches from Madrid", "BUENAS NOCHES EVERYONE",
+        "feliz cumpleaños Sarah!", "Gracias amigo, you're the best", "adiós amigos, vacation mode", "hasta luego, see ya",
+        "Muchas gracias everyone!", "another glass s'il te plait", "dolce far niente today", "joie de vivre!",
+        "laissez faire lol", "et voilà, done", "oh là là Paris",
+    ])
+    func englishWithSignOffPhrases(text: String) throws {
+        #expect(try language(text) == .english)
+        let model = try #require(Self.model)
+        #expect(model.classify([text]).first?.language == .english, "the batch path agrees")
+    }
+
+    @Test("A good-night, birthday, thanks or goodbye phrase alone is English, as Feliz Navidad is", arguments: [
+        "buenas noches", "Buenas noches!", "Feliz cumpleaños", "feliz cumpleanos", "S'il te plaît", "s'il te plait",
+        "hasta la vista", "Hasta luego!", "Adiós amigos", "Gracias amigo", "Dolce far niente", "Joie de vivre",
+        "Laissez-faire", "Et voilà!", "Oh là là!", "Viva la vida", "La vida loca",
+    ])
+    func signOffPhraseAlone(text: String) throws {
+        #expect(try language(text) == .english)
+        let model = try #require(Self.model)
+        #expect(model.classify([text]).first?.language == .english, "the batch path agrees")
+    }
+
+    @Test("Spanish, French and Italian sentences with those phrases stay flagged, and German ones with guten Tag", arguments: [
+        ("Buenas noches a todos, hasta mañana", "es"), ("Buenas noches mi amor", "es"),
+        ("Feliz cumpleaños a mi mejor amiga", "es"), ("Feliz cumpleaños hermano", "es"), ("Aide-moi s'il te plaît", "fr"),
+        ("Viens ici s'il te plaît", "fr"), ("Guten Tag, wie geht es Ihnen?", "de"), ("Hasta la vista, amigos", "es"),
+        ("Hasta luego amigos", "es"), ("Adiós amigos, nos vemos", "es"), ("Gracias amigo por todo", "es"),
+        ("Il dolce far niente è la mia filosofia", "it"), ("Et voilà, c'est fini", "fr"), ("Oh là là, quelle journée", "fr"),
+        ("Viva la vida y el amor", "es"),
+    ])
+    func foreignWithSignOffPhrases(text: String, code: String) throws {
+        #expect(try language(text) == .unsupported(code: code))
+        let model = try #require(Self.model)
+        #expect(model.classify([text]).first?.language == .unsupported(code: code), "the batch path agrees")
+    }
+
+    @Test("A thanks, a birthday wish or a song title with one Spanish everyday word stays flagged, the word being on its list", arguments: [
+        ("Muchas gracias amigo", "es"), ("Feliz cumpleaños querida", "es"), ("Hasta la vista, querido", "es"),
+        ("Vivir la vida loca", "es"),
+    ])
+    func signOffWithListedWord(text: String, code: String) throws {
+        #expect(try language(text) == .unsupported(code: code))
+        let model = try #require(Self.model)
+        #expect(model.classify([text]).first?.language == .unsupported(code: code), "the batch path agrees")
+    }
+
     @Test("Lower-case articles, or articles before lower-case words, still count", arguments: [
         ("Los niños están felices hoy", "es"),
         ("los angeles las vegas", "es"),

@@ -64,8 +64,11 @@ struct LanguageDetector: Sendable {
     /// and "vemos" on the Italian and Spanish lists; revision 4 is eleven more
     /// ("guten morgen", "buenos días", "feliz navidad", "s'il vous plaît" …)
     /// and "allerseits", "schlaf" and "familia" on the German and Spanish
-    /// lists.
-    static let revision = 4
+    /// lists; revision 5 is fifteen more ("buenas noches", "feliz
+    /// cumpleaños", "s'il te plaît", "hasta la vista", "gracias amigo",
+    /// "joie de vivre" …) and "muchas", "vivir", "querida" and "querido" on
+    /// the Spanish list.
+    static let revision = 5
 
     /// Foreign stopwords needed before a Latin-script text is called foreign.
     static let minimumForeignHits = 2
@@ -84,7 +87,8 @@ struct LanguageDetector: Sendable {
                 "puedo", "hacer", "tiene", "bien", "ahora", "cuando", "donde", "quién", "te", "se", "su", "sus",
                 "hasta", "desde", "hace", "bueno", "mejor", "peor", "gente", "casa", "vida", "año", "años", "nuevo",
                 "nueva", "así", "aquí", "pues", "mismo", "cosas", "amor", "hola", "jaja", "jajaja", "jajajaja",
-                "amo", "lindo", "linda", "nosotros", "ustedes", "ella", "ellos", "usted", "familia"]),
+                "amo", "lindo", "linda", "nosotros", "ustedes", "ella", "ellos", "usted", "familia", "muchas",
+                "vivir", "querida", "querido"]),
         ("fr", ["le", "les", "est", "une", "des", "et", "pas", "pour", "avec", "dans", "je", "tu", "nous", "vous",
                 "c'est", "qui", "sur", "mais", "très", "du", "au", "ce", "cette", "j'ai", "suis", "aujourd'hui",
                 "ça", "adore", "j'adore", "nul", "bonjour", "bonsoir", "tout", "tous", "toute", "monde", "était",
@@ -273,25 +277,31 @@ struct LanguageDetector: Sendable {
     /// Stock phrases of French, German, Spanish and Italian that English
     /// dictionaries list as English usage, or that English tweets quote,
     /// greet or sign off with ("merci beaucoup", "grazie mille", "hasta
-    /// mañana", "n'est-ce pas", "s'il vous plaît", "guten morgen", "buenos
-    /// días", "hola amigo", JFK's "ich bin ein berliner", the songs' "feliz
-    /// navidad" and "bella ciao"), and whose words would flag an English
-    /// tweet: two stopwords of one list ("c'est", "vie"), two accented words
-    /// ("crème"), or words the letter model finds foreign ("auf
-    /// wiedersehen"). Hyphens are read as spaces ("tête-à-tête" is "tête à
-    /// tête"); punctuation between the words is skipped ("que sera, sera").
+    /// mañana", "hasta la vista", "n'est-ce pas", "s'il vous plaît", "joie de
+    /// vivre", "laissez faire", "guten morgen", "buenos días", "buenas
+    /// noches", "feliz cumpleaños", "hola amigo", "gracias amigo", JFK's "ich
+    /// bin ein berliner", the songs' "feliz navidad", "bella ciao" and "viva
+    /// la vida"), and whose words would flag an English tweet: two stopwords
+    /// of one list ("c'est", "vie"), two accented words ("crème"), or words
+    /// the letter model finds foreign ("auf wiedersehen"). Hyphens are read
+    /// as spaces ("tête-à-tête" is "tête à tête", "laissez-faire" "laissez
+    /// faire"); punctuation between the words is skipped ("que sera, sera").
     /// A word with diacritics also matches without them (`unaccented`:
     /// "cafe au lait", "creme brulee", "hasta manana", "que sera sera");
     /// German's other spelling of "ö" is listed ("danke schoen").
     /// Phrases with one such word ("déjà vu", "por favor", "bon appétit", "bon
-    /// voyage") cannot flag a text alone and are not listed.
+    /// voyage", "au revoir", "guten tag", "mamma mia") cannot flag a text
+    /// alone and are not listed; "muchas gracias" is, since "muchas" is on the
+    /// Spanish list ("Muchas gracias amigo" stays flagged).
     static let loanPhrases = [
         "je ne sais quoi", "c'est la vie", "comme ci comme ça", "café au lait", "crème de la crème", "crème brûlée",
         "pièce de résistance", "tête-à-tête", "cherchez la femme", "merci beaucoup", "n'est-ce pas", "danke schön",
         "danke schoen", "auf wiedersehen", "ich bin ein berliner", "mi casa es su casa", "mi casa su casa",
         "que será será", "hasta mañana", "la dolce vita", "dolce vita", "che sarà sarà", "grazie mille", "ciao bella",
         "très bien", "oui oui", "s'il vous plaît", "ménage à trois", "guten morgen", "gute nacht", "buenos días",
-        "feliz navidad", "hola amigo", "bella ciao", "ciao ciao",
+        "feliz navidad", "hola amigo", "bella ciao", "ciao ciao", "buenas noches", "feliz cumpleaños", "s'il te plaît",
+        "hasta la vista", "hasta luego", "adiós amigos", "gracias amigo", "muchas gracias", "dolce far niente",
+        "joie de vivre", "laissez faire", "et voilà", "oh là là", "viva la vida", "la vida loca",
     ]
     /// The words of `loanPhrases` by their first word's spellings' hashes:
     /// the others' spellings' hashes (a word's as written and `unaccented`),
