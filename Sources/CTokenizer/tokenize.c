@@ -621,17 +621,18 @@ static bool is_link_tld(const uint8_t *p, size_t len)
     return tld_in(tlds, sizeof tlds / sizeof tlds[0], p, len);
 }
 
-/* Whether a host whose last label is [label, end) and the label before it
- * [prev, label - 1) is a link with no '/' after it: the last label one of
- * com net org edu gov io tv ly, or "uk" after "co" ("bbc.co.uk"). Fewer than
+/* Whether a host that starts at `start`, whose last label is [label, end) and
+ * the label before it [prev, label - 1), is a link with no '/' after it: the
+ * last label one of com net org edu gov io tv ly, or "uk" after "co" with a
+ * name before it ("bbc.co.uk"; "co.uk" alone names no site). Fewer than
  * is_link_tld's: "be", "in", "to", "me", "am", "it", "us" … also end English
  * words run together at a dot ("will.be", "log.in", "go.to"). Any case. */
-static bool is_bare_link_tld(const uint8_t *src, size_t prev, size_t label, size_t end)
+static bool is_bare_link_tld(const uint8_t *src, size_t start, size_t prev, size_t label, size_t end)
 {
     static const char *const tlds[] = { "com", "net", "org", "edu", "gov", "io", "tv", "ly" };
     static const char *const co[] = { "co" };
     if (tld_in(tlds, sizeof tlds / sizeof tlds[0], src + label, end - label)) return true;
-    return end - label == 2 && (src[label] | 0x20) == 'u' && (src[label + 1] | 0x20) == 'k' &&
+    return end - label == 2 && (src[label] | 0x20) == 'u' && (src[label + 1] | 0x20) == 'k' && prev > start &&
            tld_in(co, 1, src + prev, label - 1 - prev);
 }
 
@@ -671,7 +672,7 @@ static size_t bare_url(ctk_scanner *s, size_t i)
     if (i > 0 && (src[i - 1] == '@' || (src[i - 1] == '.' && i > 1 && (ctk__ascii[src[i - 2]] & CTK_A_ALNUM))))
         return 0;
     size_t len;
-    if ((j == end && end < n) || !is_bare_link_tld(src, prev, label, j) || ctk__is_word_char(ctk__peek(s, j, &len)) ||
+    if ((j == end && end < n) || !is_bare_link_tld(src, i, prev, label, j) || ctk__is_word_char(ctk__peek(s, j, &len)) ||
         (j < n && src[j] == '_'))
         return 0;
     return emit_literal(s, CTK_URL, 0, i, j, "<url>", 5);

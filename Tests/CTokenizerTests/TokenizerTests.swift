@@ -380,6 +380,22 @@ struct TokenizerTests {
         #expect(checked > 500)
     }
 
+    // MARK: - Links
+
+    @Test("A bare \"co.uk\" names no site, so it is words, while a host before it makes a link", arguments: [
+        ("co.uk", ["word:co", "punct:.", "word:uk"]),
+        ("go to co.uk", ["word:go", "word:to", "word:co", "punct:.", "word:uk"]),
+        ("CO.UK.", ["word:co[caps]", "punct:.", "word:uk[caps]", "punct:."]),
+        (".co.uk", ["punct:.", "word:co", "punct:.", "word:uk"]),
+        ("bbc.co.uk", ["url:<url>"]),
+        ("amazon.co.uk.", ["url:<url>", "punct:."]),
+    ])
+    func bareCoUK(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+    }
+
     // MARK: - Robustness
 
     @Test("Many threads tokenizing at once get identical results")
