@@ -644,7 +644,7 @@ static bool is_bare_link_tld(const uint8_t *src, size_t start, size_t prev, size
  * or another label (an e-mail address's: "info@bbc.co.uk" holds no link,
  * nor does its "co.uk") nor followed by a word character: "NFL.com",
  * "bbc.co.uk", up to the host ("NFL.com," "NFL.com." end before the
- * punctuation). Not "e.g.", "U.S.", "hello.world", "file.txt" nor "log.in";
+ * punctuation), or a possessive "'s" after it ("NFL.com's"). Not "e.g.", "U.S.", "hello.world", "file.txt" nor "log.in";
  * "www." links are url's. */
 static size_t bare_url(ctk_scanner *s, size_t i)
 {
@@ -675,6 +675,15 @@ static size_t bare_url(ctk_scanner *s, size_t i)
     if ((j == end && end < n) || !is_bare_link_tld(src, i, prev, label, j) || ctk__is_word_char(ctk__peek(s, j, &len)) ||
         (j < n && src[j] == '_'))
         return 0;
+    /* A possessive "'s" belongs to the link, as it would to a word ("NFL's")
+     * and does to a link with a scheme: "NFL.com's", "NFL.com’s". */
+    uint32_t a = ctk__peek(s, j, &len);
+    size_t after = j + len;
+    if (ctk__is_apostrophe(a) && after < n && (src[after] | 0x20) == 's') {
+        size_t next_len;
+        uint32_t next = ctk__peek(s, after + 1, &next_len);
+        if (!ctk__is_word_char(next) && next != '_') j = after + 1;
+    }
     return emit_literal(s, CTK_URL, 0, i, j, "<url>", 5);
 }
 

@@ -396,6 +396,20 @@ struct TokenizerTests {
         #expect(result.list.map(\.description) == expected)
     }
 
+    @Test("A possessive \"'s\" after a bare link is part of the link, not a quote and a word \"s\"", arguments: [
+        ("NFL.com's best", ["url:<url>", "word:best"]),
+        ("NFL.com\u{2019}s", ["url:<url>"]),
+        ("ESPN.com's.", ["url:<url>", "punct:."]),
+        ("NFL.com&#39;s", ["url:<url>"]),
+        ("NFL.com' fans", ["url:<url>", "punct:'", "word:fans"]),
+        ("NFL.com'sx", ["url:<url>", "punct:'", "word:sx"]),
+    ])
+    func barePossessive(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+    }
+
     // MARK: - Robustness
 
     @Test("Many threads tokenizing at once get identical results")

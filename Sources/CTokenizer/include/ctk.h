@@ -39,7 +39,7 @@ typedef enum ctk_kind {
     /** A URL (http://…, https://…, www.…, a host ending in a common
      *  top-level domain followed by '/': "bit.ly/…", "pic.twitter.com/…", or
      *  a bare host ending in .com .net .org .edu .gov .io .tv .ly or .co.uk:
-     *  "NFL.com"): text is "<url>". */
+     *  "NFL.com", with its possessive "'s": "NFL.com's"): text is "<url>". */
     CTK_URL = 3,
     /** An @mention (or ＠mention, the full-width sign): text is "<user>". */
     CTK_USER = 4,
