@@ -191,6 +191,14 @@ CTK_INLINE bool host_may_go_on(const ctk_scanner *s, size_t end)
     return end < s->n && (s->src[end] == '.' || s->src[end] == '-');
 }
 
+/* Whether the ASCII digit at `i` is the base of a keycap emoji ("0️⃣"), which
+ * a number or a word ends before ("10️⃣" is 1 and 0️⃣, as its grapheme
+ * clusters are). */
+CTK_INLINE bool keycap_at(const ctk_scanner *s, size_t i)
+{
+    return (ctk__ascii[s->src[i]] & CTK_A_DIGIT) && ctk__keycap_scan(s, i);
+}
+
 /* Whether an apostrophe ending at `j` joins two parts of a word. */
 CTK_INLINE bool apostrophe_joins(const ctk_scanner *s, size_t j)
 {
@@ -208,7 +216,7 @@ CTK_INLINE bool apostrophe_joins(const ctk_scanner *s, size_t j)
 static size_t scan_word(const ctk_scanner *s, size_t i, ctk_facts *f, bool hashtag)
 {
     const uint8_t *src = s->src;
-    size_t n = s->n;
+    size_t n = s->n, start = i;
     /* Locals, not *f, in the loop: the compiler cannot keep *f in registers. */
     uint32_t letters = 0, upper = 0;
     uint8_t last = 0;
@@ -260,6 +268,11 @@ static size_t scan_word(const ctk_scanner *s, size_t i, ctk_facts *f, bool hasht
         bool invalid;
         size_t len = ctk__utf8_decode(src + i, n - i, &cp, &invalid);
         if (invalid) break;
+        if ((cp == 0xFE0F || cp == 0x20E3) && i > start && keycap_at(s, i - 1)) {
+            /* The digit before is a keycap's base ("day1️⃣"): the word ends before it. */
+            i--;
+            break;
+        }
         if (ctk__is_apostrophe(cp)) {
             if (hashtag || !apostrophe_joins(s, i + len)) break;
             f->special = true;
@@ -413,7 +426,7 @@ CTK_INLINE size_t word_body(ctk_scanner *s, size_t i)
             bool invalid;
             ctk__utf8_decode(src + j, n - j, &cp, &invalid);
             if (!invalid && (ctk__is_apostrophe(cp) || cp == 0x200C || cp == 0x200D || is_invisible_in_word(cp) ||
-                             (ctk__uclass(cp) & CTK_U_WORD)))
+                             cp == 0xFE0F || cp == 0x20E3 || (ctk__uclass(cp) & CTK_U_WORD)))
                 return word_general(s, i);
         } else if ((b == '&' && (s->options & CTK_OPT_ENTITIES)) ||
                    (b == '\'' && j + 1 < n && src[j + 1] >= 0x80)) {
@@ -498,6 +511,13 @@ static size_t number(ctk_scanner *s, size_t i)
         if (!(b == ',' || b == '.' || b == ':') || !digit_at(s, j + 1)) break;
         j = scan_digits(s, j + 1, &nonascii);
         separated = true;
+    }
+    if (j < s->n && s->src[j] >= 0x80 && j - 1 > i && keycap_at(s, j - 1)) {
+        /* "10️⃣", "3.5️⃣": the last digit is a keycap's, and so is not the number's
+         * (nor a separator before it). */
+        j--;
+        uint8_t b = s->src[j - 1];
+        if (b == ',' || b == '.' || b == ':') j--;
     }
     if (!separated && alpha_at(s, j)) return word(s, i);
 

@@ -410,6 +410,23 @@ struct TokenizerTests {
         #expect(result.list.map(\.description) == expected)
     }
 
+    // MARK: - Emoji
+
+    @Test("A keycap emoji after digits or a word is a whole emoji, not a number or word and a stray keycap mark", arguments: [
+        ("10\u{FE0F}\u{20E3}", ["number:1", "emoji:0\u{20E3}"]),
+        ("3.5\u{FE0F}\u{20E3}", ["number:3", "punct:.", "emoji:5\u{20E3}"]),
+        ("10\u{20E3}", ["number:1", "emoji:0\u{20E3}"]),
+        ("day1\u{FE0F}\u{20E3} ok", ["word:day", "emoji:1\u{20E3}", "word:ok"]),
+        ("GOAL1\u{20E3}", ["word:goal[caps]", "emoji:1\u{20E3}"]),
+        ("#tag1\u{FE0F}\u{20E3}", ["hashtag:tag", "emoji:1\u{20E3}"]),
+        ("1\u{FE0F}\u{20E3}0\u{FE0F}\u{20E3}", ["emoji:1\u{20E3}", "emoji:0\u{20E3}"]),
+    ])
+    func keycapAfterDigits(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+    }
+
     // MARK: - Robustness
 
     @Test("Many threads tokenizing at once get identical results")

@@ -46,7 +46,8 @@ typedef enum ctk_kind {
     /** A #hashtag (or ＃hashtag, the full-width sign): text is the tag word,
      *  folded, without the '#' ("#NotCool" → "notcool"). */
     CTK_HASHTAG = 5,
-    /** One emoji grapheme cluster (ZWJ sequences, flags, keycaps kept whole);
+    /** One emoji grapheme cluster (ZWJ sequences, flags, keycaps kept whole,
+     *  also after digits or letters: "10️⃣" is the number 1 and the emoji 0⃣);
      *  text drops U+FE0F and skin-tone modifiers ("❤️" → "❤", "👍🏽" → "👍"). */
     CTK_EMOJI = 6,
     /** An ASCII emoticon: ":)", ":-(", ":D", "<3", ";)", ":'(", "xD", ":P" …;
