@@ -205,6 +205,24 @@ CTK_INLINE bool apostrophe_joins(const ctk_scanner *s, size_t j)
     return j < s->n && alpha_at(s, j);
 }
 
+/* Where a possessive "'s" that starts at `j` ends — an apostrophe (any of the
+ * word apostrophes, or "&#39;") and an "s" or "S" with no word character or
+ * "_" after it — or `j` when there is none. A link, mention, hashtag or
+ * number takes it into its token, text unchanged ("NFL.com's", "@user's",
+ * "#Yankees's", "the 90's"), as a word keeps it ("NFL's"), instead of leaving
+ * a quote and a stray word "s". One byte is tested first: ASCII text that
+ * holds no apostrophe or '&' takes no other step. */
+static size_t possessive_end(const ctk_scanner *s, size_t j)
+{
+    if (j >= s->n || (s->src[j] != '\'' && s->src[j] != '&' && s->src[j] < 0x80)) return j;
+    size_t len;
+    uint32_t a = ctk__peek(s, j, &len);
+    size_t after = j + len;
+    if (!ctk__is_apostrophe(a) || after >= s->n || (s->src[after] | 0x20) != 's') return j;
+    uint32_t next = ctk__peek(s, after + 1, &len);
+    return ctk__is_word_char(next) || next == '_' ? j : after + 1;
+}
+
 /*
  * Scans a word from `i`: letters, digits and marks, with inner apostrophes
  * (followed by a letter), inner ZWJ/ZWNJ (followed by a letter: Indic and
@@ -697,14 +715,7 @@ static size_t bare_url(ctk_scanner *s, size_t i)
         return 0;
     /* A possessive "'s" belongs to the link, as it would to a word ("NFL's")
      * and does to a link with a scheme: "NFL.com's", "NFL.com’s". */
-    uint32_t a = ctk__peek(s, j, &len);
-    size_t after = j + len;
-    if (ctk__is_apostrophe(a) && after < n && (src[after] | 0x20) == 's') {
-        size_t next_len;
-        uint32_t next = ctk__peek(s, after + 1, &next_len);
-        if (!ctk__is_word_char(next) && next != '_') j = after + 1;
-    }
-    return emit_literal(s, CTK_URL, 0, i, j, "<url>", 5);
+    return emit_literal(s, CTK_URL, 0, i, possessive_end(s, j), "<url>", 5);
 }
 
 /* "@" or "＠" (`sign` bytes) + [A-Za-z0-9_]+, not right after a word character
@@ -717,7 +728,8 @@ static size_t mention(ctk_scanner *s, size_t i, size_t sign)
            ((ctk__ascii[s->src[j]] & CTK_A_ALNUM) || s->src[j] == '_'))
         j++;
     if (j == i + sign) return 0;
-    return emit_literal(s, CTK_USER, 0, i, j, "<user>", 6);
+    /* "@user's tweet": the possessive is the mention's, not a word "s". */
+    return emit_literal(s, CTK_USER, 0, i, possessive_end(s, j), "<user>", 6);
 }
 
 /* ------------------------------------------------------------------------- */

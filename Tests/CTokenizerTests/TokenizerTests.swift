@@ -427,6 +427,20 @@ struct TokenizerTests {
         #expect(result.list.map(\.description) == expected)
     }
 
+    @Test("A possessive \"'s\" after a mention is part of the mention, not a quote and a word \"s\"", arguments: [
+        ("@user's tweet", ["user:<user>", "word:tweet"]),
+        ("@user\u{2019}s", ["user:<user>"]),
+        ("@USER'S day", ["user:<user>", "word:day"]),
+        ("@user&#39;s!", ["user:<user>", "punct:!"]),
+        ("@user' x", ["user:<user>", "punct:'", "word:x"]),
+        ("@user'sx", ["user:<user>", "punct:'", "word:sx"]),
+    ])
+    func mentionPossessive(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+    }
+
     // MARK: - Robustness
 
     @Test("Many threads tokenizing at once get identical results")

@@ -41,7 +41,8 @@ typedef enum ctk_kind {
      *  a bare host ending in .com .net .org .edu .gov .io .tv .ly or .co.uk:
      *  "NFL.com", with its possessive "'s": "NFL.com's"): text is "<url>". */
     CTK_URL = 3,
-    /** An @mention (or ＠mention, the full-width sign): text is "<user>". */
+    /** An @mention (or ＠mention, the full-width sign), with its possessive
+     *  "'s" ("@user's"): text is "<user>". */
     CTK_USER = 4,
     /** A #hashtag (or ＃hashtag, the full-width sign): text is the tag word,
      *  folded, without the '#' ("#NotCool" → "notcool"). */
