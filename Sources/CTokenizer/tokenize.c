@@ -519,7 +519,8 @@ static size_t scan_digits(const ctk_scanner *s, size_t i, bool *nonascii)
 }
 
 /* Digits with inner separators (, . : followed by a digit): "1,000", "3.14",
- * "10:30". Digits directly followed by a letter make a word ("2nd", "4ever"). */
+ * "10:30", with a possessive "'s" after them ("the 90's": number:90). Digits
+ * directly followed by a letter make a word ("2nd", "4ever", "90s"). */
 static size_t number(ctk_scanner *s, size_t i)
 {
     bool nonascii = false, separated = false;
@@ -544,8 +545,10 @@ static size_t number(ctk_scanner *s, size_t i)
         ctk__fold_span(s, i, j, 0);
     else
         ctk__put(s, s->src + i, j - i);
-    emit(s, CTK_NUMBER, 0, i, j, t0);
-    return j;
+    /* "the 90's", "1970’s": the "'s" is the number's, not a word "s". */
+    size_t end = possessive_end(s, j);
+    emit(s, CTK_NUMBER, 0, i, end, t0);
+    return end;
 }
 
 /* ------------------------------------------------------------------------- */

@@ -441,6 +441,21 @@ struct TokenizerTests {
         #expect(result.list.map(\.description) == expected)
     }
 
+    @Test("A possessive \"'s\" after a number is part of the number, not a quote and a word \"s\"", arguments: [
+        ("the 90's", ["word:the", "number:90"]),
+        ("1970\u{2019}s music", ["number:1970", "word:music"]),
+        ("3.5's!", ["number:3.5", "punct:!"]),
+        ("90&#39;s", ["number:90"]),
+        ("90' s", ["number:90", "punct:'", "word:s"]),
+        ("90'sx", ["number:90", "punct:'", "word:sx"]),
+        ("the 90s", ["word:the", "word:90s"]),
+    ])
+    func numberPossessive(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+    }
+
     // MARK: - Robustness
 
     @Test("Many threads tokenizing at once get identical results")

@@ -34,7 +34,9 @@ typedef enum ctk_kind {
      *  "Don't" → "don't", "I’m" → "i'm" (typographic apostrophes become '\''),
      *  letter runs of 3+ shortened to 2 ("soooo" → "soo", CTK_FLAG_ELONGATED). */
     CTK_WORD = 1,
-    /** Digits with inner separators: "3", "1,000", "3.14", "10:30". */
+    /** Digits with inner separators: "3", "1,000", "3.14", "10:30"; a
+     *  possessive "'s" after them is part of the token, not of its text
+     *  ("the 90's", "1970’s": "90", "1970"). */
     CTK_NUMBER = 2,
     /** A URL (http://…, https://…, www.…, a host ending in a common
      *  top-level domain followed by '/': "bit.ly/…", "pic.twitter.com/…", or
