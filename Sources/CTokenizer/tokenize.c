@@ -329,9 +329,10 @@ static size_t scan_word(const ctk_scanner *s, size_t i, ctk_facts *f, bool hasht
 }
 
 /* Writes the text of a word or hashtag body [start, end) and emits it; the
- * token spans [src_start, end) of the input. */
+ * token spans [src_start, src_end) of the input (src_end ≥ end: a hashtag's
+ * possessive is in the token, not in its text). Returns src_end. */
 static size_t produce_word(ctk_scanner *s, ctk_kind kind, size_t src_start, size_t start,
-                           size_t end, const ctk_facts *f)
+                           size_t end, size_t src_end, const ctk_facts *f)
 {
     size_t t0 = s->text_length;
     bool elong = kind == CTK_WORD && (s->options & CTK_OPT_ELONGATION);
@@ -372,8 +373,8 @@ static size_t produce_word(ctk_scanner *s, ctk_kind kind, size_t src_start, size
     s->el_on = false;
     s->stats->latin_letters += f->letters - f->other;
     s->stats->other_letters += f->other;
-    emit(s, kind, flags, src_start, end, t0);
-    return end;
+    emit(s, kind, flags, src_start, src_end, t0);
+    return src_end;
 }
 
 /* Any word: scanned first, then written. */
@@ -383,7 +384,7 @@ static size_t word_general(ctk_scanner *s, size_t i)
     size_t end = scan_word(s, i, &f, false);
     size_t link;
     if (host_may_go_on(s, end) && (link = bare_url(s, i))) return link;
-    return produce_word(s, CTK_WORD, i, i, end, &f);
+    return produce_word(s, CTK_WORD, i, i, end, end, &f);
 }
 
 /*
@@ -487,7 +488,8 @@ static __attribute__((noinline)) size_t word(ctk_scanner *s, size_t i)
 }
 
 /* A hashtag at '#' or '＃' (i, `sign` bytes): the sign + letters, digits,
- * marks and '_', with at least one letter, not right after a word character.
+ * marks and '_', with at least one letter, not right after a word character,
+ * and a possessive "'s" after them in the token (not in its text).
  * Returns 0 when there is none. */
 static size_t hashtag(ctk_scanner *s, size_t i, size_t sign)
 {
@@ -495,7 +497,9 @@ static size_t hashtag(ctk_scanner *s, size_t i, size_t sign)
     ctk_facts f = { 0 };
     size_t end = scan_word(s, i + sign, &f, true);
     if (f.letters == 0) return 0;
-    return produce_word(s, CTK_HASHTAG, i, i + sign, end, &f);
+    /* "#Yankees's": the possessive is the hashtag's, not a word "s"; the tag
+     * is "yankees", as Twitter links it. */
+    return produce_word(s, CTK_HASHTAG, i, i + sign, end, possessive_end(s, end), &f);
 }
 
 /* Decimal digits (ASCII or any Nd) from `i`. */

@@ -456,6 +456,19 @@ struct TokenizerTests {
         #expect(result.list.map(\.description) == expected)
     }
 
+    @Test("A possessive \"'s\" after a hashtag is part of the hashtag, not a quote and a word \"s\"", arguments: [
+        ("#Yankees's win", ["hashtag:yankees", "word:win"]),
+        ("#Yankees\u{2019}s", ["hashtag:yankees"]),
+        ("#NFL&#39;s.", ["hashtag:nfl[caps]", "punct:."]),
+        ("#tag' x", ["hashtag:tag", "punct:'", "word:x"]),
+        ("#tag'sx", ["hashtag:tag", "punct:'", "word:sx"]),
+    ])
+    func hashtagPossessive(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+    }
+
     // MARK: - Robustness
 
     @Test("Many threads tokenizing at once get identical results")

@@ -47,7 +47,8 @@ typedef enum ctk_kind {
      *  "'s" ("@user's"): text is "<user>". */
     CTK_USER = 4,
     /** A #hashtag (or ＃hashtag, the full-width sign): text is the tag word,
-     *  folded, without the '#' ("#NotCool" → "notcool"). */
+     *  folded, without the '#' ("#NotCool" → "notcool"), nor the possessive
+     *  "'s" the token takes ("#Yankees's" → "yankees"). */
     CTK_HASHTAG = 5,
     /** One emoji grapheme cluster (ZWJ sequences, flags, keycaps kept whole,
      *  also after digits or letters: "10️⃣" is the number 1 and the emoji 0⃣);
