@@ -725,11 +725,18 @@ static size_t bare_url(ctk_scanner *s, size_t i)
     return emit_literal(s, CTK_URL, 0, i, possessive_end(s, j), "<url>", 5);
 }
 
+/* Whether the word right before `i` is "RT" (any case), after which Twitter
+ * links a mention with no space ("RT@user"), as twitter-text does. */
+static bool after_retweet(const ctk_scanner *s, size_t i)
+{
+    return i >= 2 && (s->src[i - 2] | 0x20) == 'r' && (s->src[i - 1] | 0x20) == 't' && !ctk__after_word(s, i - 2);
+}
+
 /* "@" or "＠" (`sign` bytes) + [A-Za-z0-9_]+, not right after a word character
- * (so not e-mail). */
+ * (so not e-mail) other than the word "RT" ("RT@user" is a retweet's). */
 static size_t mention(ctk_scanner *s, size_t i, size_t sign)
 {
-    if (ctk__after_word(s, i)) return 0;
+    if (ctk__after_word(s, i) && !after_retweet(s, i)) return 0;
     size_t j = i + sign;
     while (j < s->n && s->src[j] < 0x80 &&
            ((ctk__ascii[s->src[j]] & CTK_A_ALNUM) || s->src[j] == '_'))

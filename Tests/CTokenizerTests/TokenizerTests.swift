@@ -469,6 +469,20 @@ struct TokenizerTests {
         #expect(result.list.map(\.description) == expected)
     }
 
+    @Test("A mention right after the word RT is a mention, as Twitter links it", arguments: [
+        ("RT@user great", ["word:rt[caps]", "user:<user>", "word:great"]),
+        ("rt@user", ["word:rt", "user:<user>"]),
+        ("RT\u{FF20}user", ["word:rt[caps]", "user:<user>"]),
+        ("ART@user", ["word:art[caps]", "punct:@", "word:user"]),
+        ("x_RT@user", ["word:x", "punct:_", "word:rt[caps]", "punct:@", "word:user"]),
+        ("sort@user.com", ["word:sort", "punct:@", "word:user", "punct:.", "word:com"]),
+    ])
+    func retweetMention(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+    }
+
     // MARK: - Robustness
 
     @Test("Many threads tokenizing at once get identical results")
