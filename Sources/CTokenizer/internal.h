@@ -100,7 +100,8 @@ size_t ctk__utf8_decode(const uint8_t *s, size_t n, uint32_t *cp, bool *invalid)
 size_t ctk__utf8_encode(uint32_t cp, uint8_t out[4]);
 
 /** At `p[0] == '&'`: the length of a recognized entity (&amp; &lt; &gt; &quot;
- *  &#39; &apos;) and its character, or 0. */
+ *  &#39; &apos; &nbsp;, or a numeric reference, &#NNN; &#xHH;) and its
+ *  character (any Unicode scalar value but U+0000), or 0. */
 size_t ctk__entity(const uint8_t *p, size_t n, uint32_t *cp);
 
 /* ------------------------------------------------------------------------- */

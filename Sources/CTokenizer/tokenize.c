@@ -49,13 +49,14 @@ CTK_INLINE bool is_ascii_alpha(uint32_t cp)
     return cp < 0x80 && (ctk__ascii[cp] & CTK_A_ALPHA);
 }
 
-/* Whether the character at `i` is a letter (a word may start there). */
+/* Whether the character at `i` is a letter (a word may start there). A letter
+ * written as an entity ("&#65;", "&#233;") is not: no word takes one. */
 static bool alpha_at(const ctk_scanner *s, size_t i)
 {
     size_t len;
     uint32_t cp = ctk__peek(s, i, &len);
-    if (cp < 0x80) return (ctk__ascii[cp] & CTK_A_ALPHA) != 0;
-    if (cp == CTK_EOF || ctk__is_apostrophe(cp)) return false;
+    if (cp < 0x80) return len == 1 && (ctk__ascii[cp] & CTK_A_ALPHA) != 0;
+    if (cp == CTK_EOF || ctk__is_apostrophe(cp) || s->src[i] < 0x80) return false;
     return (ctk__uclass(cp) & CTK_U_ALPHA) != 0;
 }
 
@@ -272,7 +273,7 @@ static size_t scan_word(const ctk_scanner *s, size_t i, ctk_facts *f, bool hasht
             if (b == '\'' || b == '&') {
                 size_t len;
                 uint32_t cp = ctk__peek(s, i, &len);
-                if (cp == '\'' && apostrophe_joins(s, i + len)) {
+                if (ctk__is_apostrophe(cp) && apostrophe_joins(s, i + len)) {
                     if (len > 1) f->special = true;
                     i += len;
                     continue;
@@ -579,7 +580,14 @@ static size_t url_rest(ctk_scanner *s, size_t i, size_t body)
             if (b == '&' && (s->options & CTK_OPT_ENTITIES)) {
                 uint32_t cp;
                 size_t len = ctk__entity(s->src + j, s->n - j, &cp);
-                if (len && cp != '&') break;
+                /* A named entity but "&amp;" ends the URL; a numeric reference
+                 * where its character would, or is an apostrophe, as "&#39;"
+                 * always did ("&#45;" and "&#233;" go on, "&#8211;" ends it). */
+                if (len && cp != '&' &&
+                    (s->src[j + 1] != '#' || ctk__is_apostrophe(cp) ||
+                     (cp < 0x80 ? (ctk__ascii[cp] & CTK_A_SPACE) || cp == '"' || cp == '<' || cp == '>'
+                                : !(ctk__uclass(cp) & CTK_U_WORD))))
+                    break;
                 j += len ? len : 1;
                 if (len) entity_end = j;
                 continue;
@@ -820,11 +828,32 @@ static size_t dots(ctk_scanner *s, size_t i)
                       : emit_punct(s, i, j, true, 0, "...", 3);
 }
 
+/* A character written as an entity ("&#8211;", "&nbsp;", "&#8217;") that
+ * starts no token of another kind: white space and default-ignorables are
+ * skipped, an apostrophe is the punctuation "'" (as a typographic one is),
+ * other punctuation one token (clause punctuation ends the negation scope),
+ * anything else a symbol, text as NFKC_Casefold writes it. */
+static __attribute__((noinline)) size_t entity_single(ctk_scanner *s, size_t i, uint32_t cp, size_t len)
+{
+    unsigned k = ctk__uclass(cp);
+    if (k & CTK_U_SKIP) return i + len;
+    if (ctk__is_apostrophe(cp)) return emit_punct(s, i, i + len, false, 0, "'", 1);
+    if (k & CTK_U_PUNCT) return emit_punct(s, i, i + len, ctk__is_clause_cp(cp), 0, NULL, 0);
+    size_t t0 = s->text_length;
+    ctk__fold_span(s, i, i + len, 0);
+    emit(s, CTK_SYMBOL, 0, i, i + len, t0);
+    return i + len;
+}
+
 /* One ASCII character (perhaps an entity) as punctuation or a symbol. */
 static size_t ascii_single(ctk_scanner *s, size_t i)
 {
     size_t len;
     uint32_t cp = ctk__peek(s, i, &len);
+    /* The named entities of ASCII punctuation and symbols ("&amp;", "&lt;")
+     * are read below, as their characters are; references to others here. */
+    if (CTK_UNLIKELY(cp >= 0x80 || (len > 1 && (ctk__uclass(cp) & CTK_U_SKIP))))
+        return entity_single(s, i, cp, len);
     char c = (char)cp;
     if (ctk__ascii[cp] & CTK_A_PUNCT)
         return emit_punct(s, i, i + len, ctk__is_clause_cp(cp), 0, &c, 1);

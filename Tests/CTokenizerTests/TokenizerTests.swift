@@ -483,6 +483,24 @@ struct TokenizerTests {
         #expect(result.list.map(\.description) == expected)
     }
 
+    @Test("Numeric character references and &nbsp; are decoded as the named entities are", arguments: [
+        ("don&#039;t go", ["word:don't[negator]", "word:go[neg]"]),
+        ("don&#x2019;t", ["word:don't[negator]"]),
+        ("a&nbsp;b", ["word:a", "word:b"]),
+        ("1&#8211;2", ["number:1", "punct:\u{2013}", "number:2"]),
+        ("a &#45; b", ["word:a", "punct:-", "word:b"]),
+        ("not&#46; good", ["word:not[negator]", "punct:.", "word:good"]),
+        ("caf&#233;", ["word:caf", "symbol:\u{E9}"]),
+        ("http://x.co/a&#45;b", ["url:<url>"]),
+        ("http://x.co/a&#8211;b", ["url:<url>", "punct:\u{2013}", "word:b"]),
+        ("&#0; &#;", ["punct:&", "punct:#", "number:0", "punct:;", "punct:&", "punct:#", "punct:;"]),
+    ])
+    func numericEntities(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+    }
+
     // MARK: - Robustness
 
     @Test("Many threads tokenizing at once get identical results")
