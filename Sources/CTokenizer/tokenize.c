@@ -101,6 +101,17 @@ static bool has_prefix_ci(const ctk_scanner *s, size_t i, const char *lit, size_
 /* Emitting tokens                                                           */
 /* ------------------------------------------------------------------------- */
 
+/* Whether a word "no" that ends at `end` is the abbreviation of number: a '.'
+ * and a digit after it, spaces between allowed ("No.1 fan", "No. 1"). Asked
+ * only of the word "no". */
+static __attribute__((noinline)) bool number_sign_at(const ctk_scanner *s, size_t end)
+{
+    if (end >= s->n || s->src[end] != '.') return false;
+    size_t j = end + 1;
+    while (j < s->n && s->src[j] == ' ') j++;
+    return digit_at(s, j);
+}
+
 /* Appends a token whose text was written from `text_start` to the end of the
  * text so far; applies the negation scope. Inlined into the fast path of
  * words (most tokens); `emit` is the out-of-line form for the others. */
@@ -115,7 +126,8 @@ CTK_INLINE void emit_body(ctk_scanner *s, ctk_kind kind, unsigned flags, size_t 
         const char *t = kind == CTK_WORD && !s->text_full && text_len >= 2 ? s->text + text_start : NULL;
         if (t && (t[0] == 'n' || (t[text_len - 1] == 't' && (t[text_len - 2] == 'n' || t[text_len - 2] == '\'' ||
                                                            t[text_len - 2] == 'o' || t[text_len - 2] == 'u'))) &&
-            ctk__is_negator(t, text_len)) {
+            ctk__is_negator(t, text_len) && !(text_len == 2 && number_sign_at(s, src_end))) {
+            /* (The one cue of two letters is "no": not one in "No.1".) */
             flags |= CTK_FLAG_NEGATOR;
             s->in_negation = true;
         } else if (t && (flags & CTK_FLAG_ELONGATED) && ctk__is_stretched_negator(t, text_len)) {

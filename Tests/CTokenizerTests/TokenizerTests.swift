@@ -501,6 +501,21 @@ struct TokenizerTests {
         #expect(result.list.map(\.description) == expected)
     }
 
+    @Test("\"No.\" before a digit is the abbreviation of number, not a negation cue", arguments: [
+        ("No.1 fan", ["word:no", "punct:.", "number:1", "word:fan"]),
+        ("No. 1 fan", ["word:no", "punct:.", "number:1", "word:fan"]),
+        ("NO.1", ["word:no[caps]", "punct:.", "number:1"]),
+        ("not no.2", ["word:not[negator]", "word:no[neg]", "punct:.", "number:2"]),
+        ("No. I don't", ["word:no[negator]", "punct:.", "word:i", "word:don't[negator]"]),
+        ("No 1 fan", ["word:no[negator]", "number:1[neg]", "word:fan[neg]"]),
+        ("no.", ["word:no[negator]", "punct:."]),
+    ])
+    func numberSign(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+    }
+
     // MARK: - Robustness
 
     @Test("Many threads tokenizing at once get identical results")

@@ -75,7 +75,8 @@ typedef enum ctk_kind {
  *  "never", "n't" words, "cannot", "nothing", "dont" …) up to the next clause
  *  punctuation (. , ; : ! ? and "…", in any form whose NFKC is one of them:
  *  "；" "﹒" "‥" …; also "‼️" and "⁉️", which are emoji tokens). The cue itself
- *  is not marked NEGATED. */
+ *  is not marked NEGATED. "No" before a '.' and a digit is the abbreviation of
+ *  number, not a cue ("No.1 fan", "No. 1"). */
 #define CTK_FLAG_NEGATED   (1u << 0)
 /** A letter was repeated 3+ times in the source and shortened ("soooo"). */
 #define CTK_FLAG_ELONGATED (1u << 1)
