@@ -122,8 +122,13 @@ typedef enum ctk_kind {
  *  any text read as other tokens, since the predictions of a model trained
  *  before then change. A model's id includes it above 1 (1: before it was
  *  counted; 2: a heart after a digit, ":3" before a dash and a digit, and a
- *  bare domain such as "NFL.com" read anew). */
-#define CTK_TOKENIZER_REVISION 2
+ *  bare domain such as "NFL.com" read anew; 3: a bare "co.uk" as no link, a
+ *  possessive "'s" as part of a bare link, a mention, a hashtag or a number
+ *  ("NFL.com's", "@user's", "#Yankees's", "the 90's"), a keycap after a digit
+ *  or a word ("10️⃣") as an emoji, a mention right after "RT" ("RT@user"),
+ *  numeric character references and &nbsp; ("don&#039;t") decoded, and "No."
+ *  before a digit ("No.1") as no negation cue). */
+#define CTK_TOKENIZER_REVISION 3
 /** Everything above except CTK_OPT_DROP_PUNCT and CTK_OPT_EMOJI_FACES:
  *  CTK_OPT_NEGATION | CTK_OPT_ELONGATION | CTK_OPT_ENTITIES. Spelled as one
  *  literal because Swift imports only simple macros (tokenize.c checks it). */
