@@ -60,7 +60,8 @@ struct ClassifyCommand: ParsableCommand {
             whole (none is cut): the summary counts them and names the last input \
             line they come from, whose next lines were not classified, and the \
             run then ends by the signal (a shell's status 130, or 143); a second \
-            one ends it at once.
+            one ends it at once. One while the model is still loading ends the run \
+            in the same way, its summary saying that nothing was classified.
 
             Exit status: 0 every record classified; 65 some records were errors \
             (the output is still complete), or a malformed model (nothing is \
@@ -125,16 +126,17 @@ struct ClassifyCommand: ParsableCommand {
                        + "classify would read its own records back; write them to another file")
             throw ExitCode.usage
         }
-        let model = try modelOptions.loadModel()
-
-        let pipeline = ClassifyPipeline(model: model, configuration: .init(
-            threads: threads ?? min(AvailableCores.count, Self.maxThreads),
-            format: format,
-            // Not when the records go to a terminal too: the line would be cut into them.
-            showsProgress: isatty(STDERR_FILENO) == 1 && isatty(STDOUT_FILENO) != 1))
         // Ctrl-C or SIGTERM: the records written stay whole, the summary says
-        // how far the run got, and the process ends by the signal.
+        // how far the run got, and the process ends by the signal. Taken before
+        // the model loads, which can take a while (a model on a slow disk), so
+        // that a signal then ends the run in the same way, the summary saying
+        // nothing was classified.
+        let started = LockedValue<ClassifyPipeline?>(nil)
         InterruptSignals.watch { signal in
+            guard let pipeline = started.value else {
+                writeToStandardError(Summary.line(Tally(), seconds: 0, interruptedBy: signal, whileLoadingModel: true) + "\n")
+                InterruptSignals.end(by: signal)
+            }
             guard let stopped = pipeline.interrupt() else { InterruptSignals.end(by: signal) }
             if let writeError = stopped.writeError {
                 // The output had failed already: that is what stopped the records.
@@ -146,6 +148,14 @@ struct ClassifyCommand: ParsableCommand {
             }
             InterruptSignals.end(by: signal)
         }
+        let model = try modelOptions.loadModel()
+
+        let pipeline = ClassifyPipeline(model: model, configuration: .init(
+            threads: threads ?? min(AvailableCores.count, Self.maxThreads),
+            format: format,
+            // Not when the records go to a terminal too: the line would be cut into them.
+            showsProgress: isatty(STDERR_FILENO) == 1 && isatty(STDOUT_FILENO) != 1))
+        started.value = pipeline
         let outcome = pipeline.run(inputs: inputs)
 
         // Said after the run, when the progress line is gone: such an input is one line anyway.

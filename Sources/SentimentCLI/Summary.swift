@@ -56,23 +56,32 @@ enum Summary {
     /// errors, wall time and throughput; when the output's reader went away
     /// (`| head`), a note that the run stopped there; when a signal
     /// (`interruptedBy`) stopped it, which, and the last input line whose
-    /// records were written (`afterLine`; 0: none was), after which nothing was classified.
+    /// records were written (`afterLine`; 0: none was), after which nothing
+    /// was classified, or that it came while the model was loading
+    /// (`whileLoadingModel`), before any input was read.
     ///
     ///     classified 4096 records (…) in 1.20 s, 3413 tweets/s; interrupted by SIGINT after input line 4096: the lines after it were not classified
+    ///     classified 0 records (…) in 0.00 s, 0 tweets/s; interrupted by SIGTERM while the model was loading: nothing was classified
     static func line(_ tally: Tally, seconds: Double, outputClosed: Bool = false,
-                     interruptedBy signal: Int32? = nil, afterLine lastLine: Int = 0) -> String {
+                     interruptedBy signal: Int32? = nil, afterLine lastLine: Int = 0, whileLoadingModel: Bool = false) -> String {
         var counts = "positive \(tally.positive), neutral \(tally.neutral), negative \(tally.negative)"
         if tally.unsupported > 0 { counts += ", unsupported \(tally.unsupported)" }
         counts += ", errors \(tally.errors)"
         let noun = tally.records == 1 ? "record" : "records"
         let line = "classified \(tally.records) \(noun) (\(counts)) in \(fixed2(seconds)) s, \(rate(tally.records, seconds)) tweets/s"
         if let signal {
-            let name = signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "signal \(signal)"
+            let name = signalName(signal)
+            if whileLoadingModel { return line + "; interrupted by \(name) while the model was loading: nothing was classified" }
             return lastLine > 0
                 ? line + "; interrupted by \(name) after input line \(lastLine): the lines after it were not classified"
                 : line + "; interrupted by \(name) before any record was written: the input was not classified"
         }
         return outputClosed ? line + "; stopped early: the output was closed" : line
+    }
+
+    /// "SIGINT", "SIGTERM", else "signal N", as the summary and `serve` name a signal.
+    static func signalName(_ number: Int32) -> String {
+        number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)"
     }
 
     /// The progress line, without its leading carriage return.

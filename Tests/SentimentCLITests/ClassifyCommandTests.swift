@@ -529,6 +529,37 @@ struct ClassifyCommandTests {
         #expect(records.map { $0["id"] as? String } == [nil, "7", "8", nil])
     }
 
+    @Test("Ctrl-C (SIGINT) or SIGTERM while the model is loading ends the run by the signal after a summary that says nothing was classified, instead of killing it silently",
+          .enabled(if: SlowLoadingModel.available, "needs /proc to see the model loading"), arguments: [SIGINT, SIGTERM])
+    func interruptedWhileLoading(by signal: Int32) async throws {
+        let model = try SlowLoadingModel()
+        let folder = try TemporaryFolder("classify-interrupted-loading")
+        let outputURL = folder.appendingPathComponent("stdout")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        let errors = folder.appendingPathComponent("stderr")
+        let input = Pipe()
+        let process = try SentimentExecutable.process(["classify", "--model", model.path])
+        process.standardInput = input
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errors)
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        try input.fileHandleForWriting.write(contentsOf: Data("I love this so much\n".utf8))
+        let signalled = await model.signal(signal, to: process.processIdentifier, onceLoading: .seconds(120))
+        try #require(signalled, "classify never opened the weights file (\(process.isRunning ? "still running" : "exited \(process.terminationStatus)")): \(String(decoding: (try? Data(contentsOf: errors)) ?? Data(), as: UTF8.self))")
+        let killed = await SentimentExecutable.exit(of: process, timeLimit: .seconds(30))
+        try input.fileHandleForWriting.close()
+        #expect(!killed)
+        let stderr = try String(contentsOf: errors, encoding: .utf8)
+        #expect(process.terminationReason == .uncaughtSignal, "\(stderr)")
+        #expect(process.terminationStatus == signal, "\(stderr)")
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        #expect(stderr == "classified 0 records (positive 0, neutral 0, negative 0, errors 0) in 0.00 s, 0 tweets/s; "
+                    + "interrupted by \(name) while the model was loading: nothing was classified\n")
+        #expect(try Data(contentsOf: outputURL).isEmpty)
+    }
+
     @Test("CRLF line endings are stripped")
     func crlf() async throws {
         let lf = try await classify([], input: "I love this!!! 😍\n{\"id\":\"1\",\"text\":\"worst day ever :(\"}\n")

@@ -85,6 +85,32 @@ struct ServeCommandTests {
         #expect(history.status == 0, "\(history.stderr)")
     }
 
+    @Test("SIGTERM or SIGINT while the model is loading stops serve with exit status 0, as a signal stops a listening server, saying no request was served, instead of killing it",
+          .enabled(if: SlowLoadingModel.available, "needs /proc to see the model loading"), arguments: [SIGTERM, SIGINT])
+    func signalWhileLoadingStopsCleanly(signal: Int32) async throws {
+        let model = try SlowLoadingModel()
+        let folder = try TemporaryFolder("sentiment-serve-loading")
+        let errURL = folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let stderr = try FileHandle(forWritingTo: errURL)
+        defer { try? stderr.close() }
+        let db = folder.appendingPathComponent("serve.sqlite").path
+        let process = try SentimentExecutable.process(["serve", "--profile", "dev", "--port", "0", "--db", db, "--model", model.path])
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = stderr
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        let signalled = await model.signal(signal, to: process.processIdentifier, onceLoading: .seconds(120))
+        try #require(signalled, "serve never opened the weights file (\(process.isRunning ? "still running" : "exited \(process.terminationStatus)")): \(String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))")
+        let killed = await SentimentExecutable.exit(of: process, timeLimit: .seconds(30))
+        #expect(!killed)
+        let output = String(decoding: try Data(contentsOf: errURL), as: UTF8.self)
+        #expect(process.terminationReason == .exit, "\(output)")
+        #expect(process.terminationStatus == 0, "\(output)")
+        let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+        #expect(output.hasSuffix("sentiment: stopped by \(name) before the server was listening: no request was served\n"), "\(output)")
+    }
+
     @Test("Offline, a --db with no file stops serve with 66 saying so, and makes neither the file nor its folder, as tweets --offline does")
     func offlineServeMakesNoDatabase() async throws {
         let folder = try TemporaryFolder("sentiment-serve-no-database")

@@ -23,7 +23,9 @@ struct ServeCommand: AsyncParsableCommand {
             SENTIMENT_API_KEY, which DELETE /v1/history then needs.
 
             Logs go to standard error, one line per request with its request id. \
-            SIGTERM or SIGINT stops the server after the requests in flight.
+            SIGTERM or SIGINT stops the server after the requests in flight; \
+            before it listens (while the model loads), at once, saying no request \
+            was served, with the same exit status, 0.
 
             Exit status: 0 stopped by a signal; 64 usage error or a setting the \
             profile refuses; 65 a malformed model; 66 a missing model; 69 the \
@@ -86,6 +88,16 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var logger = Logger(label: "sentiment.serve")
         logger.logLevel = configuration.logLevel
+        // SIGTERM or SIGINT before the server takes them: a service manager that
+        // stops a server still loading its model (or opening the database) gets
+        // the status a stopped server exits with, 0, and a line saying so,
+        // instead of a process killed by the signal. The server's own signal
+        // handling (ServiceLifecycle's, set up just before it listens) takes
+        // the signals over from this one.
+        InterruptSignals.watch { signal in
+            printError("stopped by \(Summary.signalName(signal)) before the server was listening: no request was served")
+            _exit(0)
+        }
         let model = try modelOptions.loadModel()
         let metrics = ServerMetrics.bootstrappingMetricsSystem()
         do {
