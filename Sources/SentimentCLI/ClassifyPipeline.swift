@@ -36,7 +36,7 @@ final class ClassifyPipeline: @unchecked Sendable {
     struct Configuration {
         var threads: Int
         var format: OutputFormat
-        var maxLineLength = 1 << 20
+        var maxLineLength = ClassifyPipeline.longestLine
         var blockSize = 1 << 18
         var batchLines = 2048
         /// Show a progress line on standard error.
@@ -68,6 +68,10 @@ final class ClassifyPipeline: @unchecked Sendable {
         /// `errno` of a failed write to standard output, when one failed first.
         var writeError: Int32?
     }
+
+    /// The longest line `classify` takes, in bytes (1 MiB): a longer one is
+    /// an error record. `explain` and `eval` take no longer a text.
+    static let longestLine = 1 << 20
 
     let model: SentimentModel
     let configuration: Configuration

@@ -34,7 +34,9 @@ struct EvalCommand: ParsableCommand {
             first line with too few columns, or too many when text is not the \
             last column (its text may hold a tab), an unknown label (labels are read \
             in any case, the white space around them ignored: "positive " is positive), an id that is \
-            not a numeric tweet id (the white space around it ignored too: " 7" is 7), an empty or blank text, or invalid UTF-8 is named, and a file in UTF-16 without a byte order mark \
+            not a numeric tweet id (the white space around it ignored too: " 7" is 7), an empty or blank text, a text over 1 MiB \
+            (1048576 bytes of UTF-8, the longest line classify takes: it answers a longer one with an error record, and explain \
+            refuses it), or invalid UTF-8 is named, and a file in UTF-16 without a byte order mark \
             is said to be one, with how to convert it; nothing is skipped but empty lines), \
             one with no tweets, or a malformed model; 66 the data file or the model is \
             missing or unreadable; 73 the --report file cannot be written \

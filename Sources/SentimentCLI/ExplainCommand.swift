@@ -160,7 +160,7 @@ struct ExplainCommand: ParsableCommand {
     /// The longest text `explain -` takes, in bytes: `classify`'s longest line
     /// (it answers a longer one with an error record), so whatever `classify`
     /// labels can be explained.
-    static let textLimit = 1 << 20
+    static let textLimit = ClassifyPipeline.longestLine
 
     /// The UTF-8 byte order mark.
     private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]

@@ -26,7 +26,8 @@ struct TrainCommand: ParsableCommand {
                 --dev ../shared/data/semeval/dev.tsv --out Models/default
 
             Exit status: 0 success; 64 usage error; 65 malformed or unusable \
-            data (as eval's, UTF-16 without a byte order mark too, said so with how to convert it); 66 a data file is missing or unreadable; 73 --out cannot be \
+            data (as eval's, UTF-16 without a byte order mark too, said so with how to convert it, and \
+            a --dev text over 1 MiB, as eval refuses one); 66 a data file is missing or unreadable; 73 --out cannot be \
             written. The data files and --out are checked before training.
             """)
 
@@ -218,9 +219,13 @@ struct TrainCommand: ParsableCommand {
 /// Reads a labelled TSV file to evaluate on (eval's data, train's --dev), or
 /// standard input for `-`, turning its errors into a message and an exit
 /// status; one with a header and no tweets is refused (65), since there is
-/// nothing to evaluate.
+/// nothing to evaluate, and so is a text over 1 MiB, which `classify` answers
+/// with an error record and `explain` refuses (`ClassifyPipeline.longestLine`):
+/// the metrics are of texts the command line labels.
 func readExamples(_ path: String) throws -> [LabeledExample] {
-    let examples = try readLabelled(path, file: LabeledExample.readTSV, data: LabeledExample.readTSV(data:name:))
+    let limit = ClassifyPipeline.longestLine
+    let examples = try readLabelled(path, file: { path throws(DataFileError) in try LabeledExample.readTSV(path, maxTextBytes: limit) },
+                                    data: { data, name throws(DataFileError) in try LabeledExample.readTSV(data: data, name: name, maxTextBytes: limit) })
     guard !examples.isEmpty else {
         printError("\(dataName(path)): no labelled tweets, only a header: nothing to evaluate")
         throw ExitCode.dataError

@@ -150,6 +150,32 @@ struct EvalCommandTests {
         #expect(run.output.isEmpty)
     }
 
+    @Test("A text over 1 MiB, which classify answers with an error record and explain refuses, exits 65 naming the line, as a malformed row does, from a file or standard input; a text of 1 MiB is scored")
+    func textOverOneMiB() async throws {
+        let limit = 1 << 20
+        // A multi-byte character at the end: the limit is in bytes of UTF-8, not characters.
+        let over = String(repeating: "so sad ", count: (limit - 2) / 7) + String(repeating: "a", count: (limit - 2) % 7) + "é" + "!"
+        let atLimit = String(over.utf8.dropLast())!
+        #expect(over.utf8.count == limit + 1 && atLimit.utf8.count == limit)
+        let head = "label\ttext\npositive\tI love this\nnegative\t"
+        let tail = "\nneutral\tthe meeting is at 3pm\n"
+
+        let data = folder.appendingPathComponent("long.tsv")
+        try Data((head + over + tail).utf8).write(to: data)
+        let run = try await eval(["Models/default", data.path])
+        #expect(run.status == 65, "\(run.output)")
+        #expect(run.stderr == "sentiment: \(data.path):3: text of \(limit + 1) bytes, over the limit of 1 MiB (\(limit) bytes)\n")
+        #expect(run.output.isEmpty)
+        let piped = try await SentimentExecutable.run(["eval", "Models/default", "-"], input: Data((head + over + tail).utf8))
+        #expect(piped.status == 65)
+        #expect(piped.stderr.contains("standard input:3: text of \(limit + 1) bytes, over the limit of 1 MiB"), "\(piped.stderr)")
+
+        try Data((head + atLimit + tail).utf8).write(to: data)
+        let scored = try await eval(["--json", "Models/default", data.path])
+        #expect(scored.status == 0, "\(scored.stderr)")
+        #expect(try json(scored)["count"] as? Int == 3)
+    }
+
     @Test("eval - reads the data from standard input, names it so, and refuses --report - beside the metrics")
     func standardInput() async throws {
         let fromFile = try await eval(["Models/default", labelled])

@@ -340,6 +340,19 @@ struct TrainCommandTests {
         }
     }
 
+    @Test("A --dev text over 1 MiB exits 65 naming the line before training, as eval refuses it, so the manifest records no metrics eval would not give")
+    func devTextOverOneMiB() async throws {
+        let dev = folder.appendingPathComponent("long-dev.tsv")
+        try Data(("label\ttext\npositive\tI love this\nnegative\t" + String(repeating: "so sad ", count: 150_000) + "\n").utf8).write(to: dev)
+        let out = folder.appendingPathComponent("long-dev-model")
+        let run = try await SentimentExecutable.run(["train", "--train", labelled, "--dev", dev.path, "--out", out.path,
+                                                     "--bucket-bits", "14", "--folds", "3", "--threads", "2"])
+        #expect(run.status == 65, "\(run.stderr)")
+        #expect(run.stderr.contains("long-dev.tsv:3: text of 1050000 bytes, over the limit of 1 MiB (1048576 bytes)"), "\(run.stderr)")
+        #expect(!run.stderr.contains("featurizing"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
+
     @Test("Rows of --train or --dev that repeat an earlier id are said on standard error, and the model is written all the same")
     func repeatedIDsAreSaid() async throws {
         let lines = try String(contentsOfFile: labelled, encoding: .utf8).split(separator: "\n")

@@ -531,6 +531,21 @@ struct TrainingTests {
         }
     }
 
+    @Test("A text longer than maxTextBytes, counted in bytes of UTF-8, is refused naming its line, and one of that length is read; without a limit any length is read")
+    func textLimit() throws {
+        let data = Data("label\ttext\npositive\tgreat\n\nnegative\tcafé :(\n".utf8)  // "café :(" is 8 bytes
+        #expect(try LabeledExample.readTSV(data: data, name: "standard input").map(\.text) == ["great", "café :("])
+        #expect(try LabeledExample.readTSV(data: data, name: "standard input", maxTextBytes: 8).count == 2)
+        #expect(throws: DataFileError(path: "standard input", line: 4, reason: "text of 8 bytes, over the limit of 7 bytes", isMissing: false)) {
+            try LabeledExample.readTSV(data: data, name: "standard input", maxTextBytes: 7)
+        }
+        let long = Data(("label\ttext\npositive\t" + String(repeating: "a", count: (1 << 20) + 1) + "\n").utf8)
+        #expect(throws: DataFileError(path: "standard input", line: 2, reason: "text of 1048577 bytes, over the limit of 1 MiB (1048576 bytes)",
+                                      isMissing: false)) {
+            try LabeledExample.readTSV(data: long, name: "standard input", maxTextBytes: 1 << 20)
+        }
+    }
+
     @Test("A TSV saved as UTF-16 with a byte order mark (Excel's Unicode Text), little- or big-endian, gives the examples its UTF-8 twin gives")
     func tsvInUTF16() throws {
         let folder = try Fixtures.temporaryDirectory()

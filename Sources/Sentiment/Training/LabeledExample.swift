@@ -53,9 +53,13 @@ extension LabeledExample {
     ///   directory or a device (a pipe is read), an unreadable file, no header columns,
     ///   a header naming `label`, `text` or `id` more than once, an unknown label, an id that is not digits (or beyond `UInt64`), a
     ///   line with too few columns (or too many, when text is not the last column), an empty or blank text (`BlankText`),
+    ///   a text of more than `maxTextBytes` bytes of UTF-8 when a limit is given,
     ///   invalid UTF-8 (or UTF-16), UTF-16 without a byte order mark.
-    public static func readTSV(_ path: String) throws(DataFileError) -> [LabeledExample] {
-        try parseTSV(try readData(path), path: path)
+    ///
+    /// - Parameter maxTextBytes: the longest text taken, in bytes of UTF-8
+    ///   (`sentiment eval` gives `classify`'s longest line, 1 MiB); nil: no limit.
+    public static func readTSV(_ path: String, maxTextBytes: Int? = nil) throws(DataFileError) -> [LabeledExample] {
+        try parseTSV(try readData(path), path: path, maxTextBytes: maxTextBytes)
     }
 
     /// `readTSV(_:)` and the SHA-256 (lower-case hex) of the bytes it read, for
@@ -66,10 +70,10 @@ extension LabeledExample {
         return (try parseTSV(data, path: path), ModelDirectory.sha256(data))
     }
 
-    /// The examples in `data`, the bytes of a file in `readTSV(_:)`'s format
+    /// The examples in `data`, the bytes of a file in `readTSV(_:maxTextBytes:)`'s format
     /// read some other way (standard input); `name` names it in errors.
-    public static func readTSV(data: Data, name: String) throws(DataFileError) -> [LabeledExample] {
-        try parseTSV(data, path: name)
+    public static func readTSV(data: Data, name: String, maxTextBytes: Int? = nil) throws(DataFileError) -> [LabeledExample] {
+        try parseTSV(data, path: name, maxTextBytes: maxTextBytes)
     }
 
     /// `readTSV(data:name:)` and the SHA-256 (lower-case hex) of `data`, as
@@ -78,8 +82,9 @@ extension LabeledExample {
         (try parseTSV(data, path: name), ModelDirectory.sha256(data))
     }
 
-    /// The examples in `data`, the bytes of the file at `path` (named in errors).
-    private static func parseTSV(_ data: Data, path: String) throws(DataFileError) -> [LabeledExample] {
+    /// The examples in `data`, the bytes of the file at `path` (named in errors),
+    /// none with a text of more than `maxTextBytes` bytes when that is given.
+    private static func parseTSV(_ data: Data, path: String, maxTextBytes: Int? = nil) throws(DataFileError) -> [LabeledExample] {
         // A file saved as UTF-16 ("Unicode Text") is read as the text it holds.
         let utf16 = UTF16Transcoder.utf8(ofMarked: data)
         let data = utf16.map { Data($0) } ?? data
@@ -148,6 +153,10 @@ extension LabeledExample {
             guard !BlankText.isBlank(String(fields[textColumn])) else {
                 throw DataFileError(path: path, line: offset + 1, reason: "empty or blank text: nothing to classify or learn from", isMissing: false)
             }
+            if let maxTextBytes, fields[textColumn].utf8.count > maxTextBytes {
+                throw DataFileError(path: path, line: offset + 1, reason: "text of \(fields[textColumn].utf8.count) bytes, "
+                                        + "over the limit of \(byteCount(maxTextBytes))", isMissing: false)
+            }
             // An empty id cell is no id; any other that is not a tweet id is refused, not read as none: chronological
             // folds need every row's id (`Trainer.isChronological`), and repeats are counted by id. White space
             // around an id is ignored, as around a label ("7 " is 7, one cell of white space alone none).
@@ -164,6 +173,11 @@ extension LabeledExample {
             examples.append(LabeledExample(text: String(fields[textColumn]), label: label, id: id))
         }
         return examples
+    }
+
+    /// "1 MiB (1048576 bytes)" for a whole number of MiB, else "N bytes".
+    private static func byteCount(_ bytes: Int) -> String {
+        bytes > 0 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB (\(bytes) bytes)" : "\(bytes) bytes"
     }
 
     /// The error for `data`, a file that could not be read as UTF-8, when it
