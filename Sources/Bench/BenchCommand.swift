@@ -17,10 +17,11 @@ struct BenchCommand: ParsableCommand {
 
               tokenizer/...     ctk_tokenize: all, ASCII-only, non-ASCII tweets
               classify/...      library classify(utf8:): 1, 2 threads, batch
-                                1...4096; classify([String])
+                                1...4096; classify([String]), classify(String)
               features+scoring  classify minus tokenizer (derived; runs both)
               scoring/...       kernels in the library's shapes: cblas_sgemm
-                                vs a direct loop, sparse gather, reference
+                                vs direct loops (plain, and fused in sgemm's
+                                order), sparse gather, reference
               load/...          model load; process start to first result
               process/...       `sentiment classify` on both dumps, 1 core
                                 (taskset -c 0) and 2 cores, with peak RSS

@@ -7,7 +7,11 @@ import Sentiment
 /// `BLASScorer` and `ReferenceScorer` are internal to `Sentiment`:
 ///
 /// - dense block `Z (B×3) += X (B×d) · W (d×3)`: `cblas_sgemm` (the same symbol
-///   the library calls, looked up at run time) against a direct Float loop, for
+///   the library calls, looked up at run time) against a direct Float loop, and
+///   against a loop of fused multiply-adds summed from 0 in k order and then
+///   added to Z, the order of OpenBLAS's Haswell kernel and so the only loop
+///   whose sums are sgemm's bit for bit there (Swift's `addingProduct` is a
+///   call of `fmaf` in a build for any x86-64, which is why it is the slowest), for
 ///   batch sizes 1 to 4096;
 /// - the sparse gather (`BLASScorer.gather`): a few hundred random rows of three
 ///   16-bit weights out of the 2^bucketBits × 3 table, Float accumulators, the
@@ -93,6 +97,22 @@ struct ScoringKernels {
                 recorder.record("scoring/dense-loop-\(batch)", group: "scoring", items: rows, unit: "rows", timings: timings,
                                 note: "direct Float loop, same shape")
             }
+            if recorder.wants("scoring/dense-fma-loop-\(batch)") {
+                let timings = plan.measure {
+                    x.withUnsafeBufferPointer { x in
+                        w.withUnsafeBufferPointer { w in
+                            z.withUnsafeMutableBufferPointer { z in
+                                for call in 0..<calls {
+                                    let offset = (call * batch) % capacity
+                                    Self.denseFMALoop(rows: batch, x: x.baseAddress! + offset * d, w: w.baseAddress!, z: z.baseAddress! + offset * 3)
+                                }
+                            }
+                        }
+                    }
+                }
+                recorder.record("scoring/dense-fma-loop-\(batch)", group: "scoring", items: rows, unit: "rows", timings: timings,
+                                note: "fused multiply-adds from 0 in k order, then onto z (OpenBLAS Haswell's order)")
+            }
         }
         blackHole(z)
     }
@@ -111,6 +131,23 @@ struct ScoringKernels {
             z[3 * r] = z0
             z[3 * r + 1] = z1
             z[3 * r + 2] = z2
+        }
+    }
+
+    @inline(__always)
+    static func denseFMALoop(rows: Int, x: UnsafePointer<Float>, w: UnsafePointer<Float>, z: UnsafeMutablePointer<Float>) {
+        for r in 0..<rows {
+            var a0: Float = 0, a1: Float = 0, a2: Float = 0
+            let row = x + r * d
+            for j in 0..<d {
+                let v = row[j]
+                a0 = a0.addingProduct(v, w[3 * j])
+                a1 = a1.addingProduct(v, w[3 * j + 1])
+                a2 = a2.addingProduct(v, w[3 * j + 2])
+            }
+            z[3 * r] += a0
+            z[3 * r + 1] += a1
+            z[3 * r + 2] += a2
         }
     }
 

@@ -78,6 +78,14 @@ struct Stages {
             recorder.record("classify/strings", group: "classify", items: texts.count, bytes: bytes, timings: timings,
                             note: "SentimentModel.classify([String]), one thread")
         }
+        if recorder.wants("classify/strings-1") {
+            let strings = texts.map { String(decoding: $0, as: UTF8.self) }
+            let timings = plan.measure {
+                for text in strings { blackHole(model.classify(text)) }
+            }
+            recorder.record("classify/strings-1", group: "classify", items: texts.count, bytes: bytes, timings: timings,
+                            note: "SentimentModel.classify(String), one text a call, as a one-tweet HTTP request makes it")
+        }
         if recorder.wants("classify/strings-100") {
             let strings = texts.map { String(decoding: $0, as: UTF8.self) }
             let timings = plan.measure {
