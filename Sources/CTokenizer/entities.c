@@ -64,3 +64,19 @@ size_t ctk__entity(const uint8_t *p, size_t n, uint32_t *cp)
     }
     return 0;
 }
+
+bool ctk__entity_word_ends_at(const ctk_scanner *s, size_t i)
+{
+    if (!(s->options & CTK_OPT_ENTITIES) || i < 4) return false;
+    /* The longest reference, "&#x" and 8 digits and ';', is 12 bytes; none
+     * holds a '&' but its first, so the nearest '&' is its start. */
+    size_t stop = i > 12 ? i - 12 : 0, k = i - 1; /* k: the ';' */
+    while (k > stop) {
+        k--;
+        if (s->src[k] == '&') {
+            uint32_t cp;
+            return ctk__entity(s->src + k, i - k, &cp) == i - k && ctk__is_word_char(cp);
+        }
+    }
+    return false;
+}

@@ -169,15 +169,23 @@ CTK_INLINE uint32_t ctk__peek(const ctk_scanner *s, size_t i, size_t *len)
     return cp;
 }
 
+/** Whether a numeric character reference of a word character ends right
+ *  before `i` ("caf&#233;", the ';' at `i` − 1), with CTK_OPT_ENTITIES. */
+bool ctk__entity_word_ends_at(const ctk_scanner *s, size_t i);
+
 /** Whether the character before `i` is a word character or '_': mentions,
  *  hashtags, URLs and the emoticons that could be part of a word do not start
- *  right after one (so "me@x.com", "josé@x.com" and "café#x" hold no mention
- *  or hashtag). Raw bytes: an entity before `i` ends in ';', never a word. */
+ *  right after one (so "me@x.com", "josé@x.com", "café#x" and "caf&#233;#x"
+ *  hold no mention or hashtag). An entity before `i` ends in ';', which is
+ *  read back to its '&' only then. */
 CTK_INLINE bool ctk__after_word(const ctk_scanner *s, size_t i)
 {
     if (i == 0) return false;
     uint8_t b = s->src[i - 1];
-    if (CTK_LIKELY(b < 0x80)) return (ctk__ascii[b] & CTK_A_ALNUM) || b == '_';
+    if (CTK_LIKELY(b < 0x80)) {
+        if (CTK_UNLIKELY(b == ';')) return ctk__entity_word_ends_at(s, i);
+        return (ctk__ascii[b] & CTK_A_ALNUM) || b == '_';
+    }
     return ctk__word_char_ends_at(s->src, i);
 }
 

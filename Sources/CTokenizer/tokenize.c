@@ -49,14 +49,15 @@ CTK_INLINE bool is_ascii_alpha(uint32_t cp)
     return cp < 0x80 && (ctk__ascii[cp] & CTK_A_ALPHA);
 }
 
-/* Whether the character at `i` is a letter (a word may start there). A letter
- * written as an entity ("&#65;", "&#233;") is not: no word takes one. */
+/* Whether the character at `i` is a letter (a word may start there), also
+ * one written as a numeric character reference ("&#233;", "&#65;"), which a
+ * word takes as it takes the letter ("caf&#233;" is "café"). */
 static bool alpha_at(const ctk_scanner *s, size_t i)
 {
     size_t len;
     uint32_t cp = ctk__peek(s, i, &len);
-    if (cp < 0x80) return len == 1 && (ctk__ascii[cp] & CTK_A_ALPHA) != 0;
-    if (cp == CTK_EOF || ctk__is_apostrophe(cp) || s->src[i] < 0x80) return false;
+    if (cp < 0x80) return (ctk__ascii[cp] & CTK_A_ALPHA) != 0;
+    if (cp == CTK_EOF || ctk__is_apostrophe(cp)) return false;
     return (ctk__uclass(cp) & CTK_U_ALPHA) != 0;
 }
 
@@ -237,7 +238,8 @@ static size_t possessive_end(const ctk_scanner *s, size_t j)
 }
 
 /*
- * Scans a word from `i`: letters, digits and marks, with inner apostrophes
+ * Scans a word from `i`: letters, digits and marks, also written as numeric
+ * character references ("caf&#233;", "cafe&#769;"), with inner apostrophes
  * (followed by a letter), inner ZWJ/ZWNJ (followed by a letter: Indic and
  * Arabic scripts) and inner soft hyphens and the like (followed by a word
  * character: is_invisible_in_word). Invalid UTF-8 ends a word, as the U+FFFD
@@ -274,6 +276,24 @@ static size_t scan_word(const ctk_scanner *s, size_t i, ctk_facts *f, bool hasht
             if (a & CTK_A_DIGIT) {
                 i++;
                 continue;
+            }
+            if (b == '&' && (s->options & CTK_OPT_ENTITIES)) {
+                /* A letter, digit or mark written as a reference ("caf&#233;"):
+                 * the word goes on through it, as through the character. */
+                uint32_t cp;
+                size_t len = ctk__entity(src + i, n - i, &cp);
+                if (len && ctk__is_word_char(cp)) {
+                    unsigned k = ctk__uclass(cp);
+                    if (k & CTK_U_LETTER) {
+                        letters++;
+                        if (k & CTK_U_UPPER) upper++;
+                        if (!(k & CTK_U_LATIN)) f->other++;
+                    }
+                    f->special = true;
+                    if (cp >= 0x80) f->nonascii = true;
+                    i += len;
+                    continue;
+                }
             }
             if (hashtag) {
                 if (b == '_') {
@@ -461,8 +481,9 @@ CTK_INLINE size_t word_body(ctk_scanner *s, size_t i)
                              cp == 0xFE0F || cp == 0x20E3 || (ctk__uclass(cp) & CTK_U_WORD)))
                 return word_general(s, i);
         } else if ((b == '&' && (s->options & CTK_OPT_ENTITIES)) ||
-                   (b == '\'' && j + 1 < n && src[j + 1] >= 0x80)) {
-            return word_general(s, i); /* "don&#39;t", "l'été" */
+                   (b == '\'' && j + 1 < n &&
+                    (src[j + 1] >= 0x80 || (src[j + 1] == '&' && (s->options & CTK_OPT_ENTITIES))))) {
+            return word_general(s, i); /* "don&#39;t", "l'été", "l'&#233;t&#233;" */
         }
     }
 
@@ -896,9 +917,11 @@ static size_t ascii_other(ctk_scanner *s, size_t i, uint8_t b)
     case '&':
         if (s->options & CTK_OPT_ENTITIES) {
             uint32_t cp;
-            if (ctk__entity(s->src + i, s->n - i, &cp) && (cp == '<' || cp == '>') &&
-                (end = emoticon(s, i)))
-                return end;
+            if (ctk__entity(s->src + i, s->n - i, &cp)) {
+                if ((cp == '<' || cp == '>') && (end = emoticon(s, i))) return end;
+                /* A letter so written starts a word: "&#201;t&#233;" is "été". */
+                if (alpha_at(s, i)) return word(s, i);
+            }
         }
         break;
     default:

@@ -490,7 +490,6 @@ struct TokenizerTests {
         ("1&#8211;2", ["number:1", "punct:\u{2013}", "number:2"]),
         ("a &#45; b", ["word:a", "punct:-", "word:b"]),
         ("not&#46; good", ["word:not[negator]", "punct:.", "word:good"]),
-        ("caf&#233;", ["word:caf", "symbol:\u{E9}"]),
         ("http://x.co/a&#45;b", ["url:<url>"]),
         ("http://x.co/a&#8211;b", ["url:<url>", "punct:\u{2013}", "word:b"]),
         ("&#0; &#;", ["punct:&", "punct:#", "number:0", "punct:;", "punct:&", "punct:#", "punct:;"]),
@@ -514,6 +513,38 @@ struct TokenizerTests {
         let result = tokenize(text)
         try #require(result.code == CTK_OK)
         #expect(result.list.map(\.description) == expected)
+    }
+
+    @Test("A letter written as a numeric character reference is part of the word, as the letter written plainly is", arguments: [
+        ("caf&#233; au lait", ["word:caf\u{E9}", "word:au", "word:lait"]),
+        ("CAF&#201;", ["word:caf\u{E9}[caps]"]),
+        ("&#201;t&#233; x", ["word:\u{E9}t\u{E9}", "word:x"]),
+        ("cafe&#769;", ["word:caf\u{E9}"]),
+        ("&#65;BC abc&#49;", ["word:abc[caps]", "word:abc1"]),
+        ("n&#111;t good", ["word:not[negator]", "word:good[neg]"]),
+        ("#caf&#233;", ["hashtag:caf\u{E9}"]),
+        ("caf&#233;#tag caf&#233;@x", ["word:caf\u{E9}", "punct:#", "word:tag", "word:caf\u{E9}", "punct:@", "word:x"]),
+        ("&#233;&#8211;", ["word:\u{E9}", "punct:\u{2013}"]),
+        ("&amp;#233;", ["punct:&", "punct:#", "number:233", "punct:;"]),
+        ("l'&#233;t&#233; a'&#69;", ["word:l'\u{E9}t\u{E9}", "word:a'e"]),
+    ])
+    func letterReferencesJoinWords(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+        // A size query (no buffers, the general word path) counts the same tokens and text.
+        var stats = ctk_stats()
+        let bytes = Array(text.utf8)
+        let code = bytes.withUnsafeBytes { ctk_tokenize($0.baseAddress, $0.count, Options.default, 0, nil, 0, nil, 0, &stats) }
+        #expect(code == CTK_ERROR_NOSPACE)
+        #expect(stats.token_count == result.tokens.count && stats.text_length == result.text.count)
+        // The same text with the letters written plainly reads the same.
+        let plain = text.replacingOccurrences(of: "&#233;", with: "\u{E9}").replacingOccurrences(of: "&#201;", with: "\u{C9}")
+        if plain != text, !text.contains("&amp;") {
+            #expect(tokenize(plain).list.map(\.description) == expected, "\(plain)")
+        }
+        // Without CTK_OPT_ENTITIES the reference stays literal.
+        #expect(!tokenize(text, options: Options.negation).list.map(\.text).contains("caf\u{E9}"))
     }
 
     // MARK: - Robustness

@@ -101,9 +101,9 @@ typedef enum ctk_kind {
  *  &#39; &apos; &nbsp; and the numeric references &#NNN; and &#xHH; (so
  *  "&lt;3" is the emoticon "<3", "don&#039;t" the word "don't", "&nbsp;" a
  *  space and "&#8211;" the punctuation "–"). An apostrophe so written joins a
- *  word, as "'" does; any other character so written is a token of its own
- *  (a letter or an emoji too: "caf&#233;" is the word "caf" and the symbol
- *  "é"). */
+ *  word, as "'" does, and a letter, digit or mark so written is part of the
+ *  word, as the character would be ("caf&#233;" is the word "café"); any
+ *  other character so written is a token of its own (an emoji too). */
 #define CTK_OPT_ENTITIES    (1u << 2)
 /** Leave punctuation tokens out of the output (they still end negation). */
 #define CTK_OPT_DROP_PUNCT  (1u << 3)
