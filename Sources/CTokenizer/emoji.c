@@ -29,7 +29,12 @@ static inline bool is_tag(uint32_t cp) { return cp >= 0xE0020 && cp <= 0xE007F; 
 
 static inline bool is_pictographic(uint32_t cp)
 {
-    return cp >= 0xA9 && u_hasBinaryProperty((UChar32)cp, UCHAR_EXTENDED_PICTOGRAPHIC);
+    return cp >= 0xA9 && cp != CTK_EOF && u_hasBinaryProperty((UChar32)cp, UCHAR_EXTENDED_PICTOGRAPHIC);
+}
+
+bool ctk__is_pictographic(uint32_t cp)
+{
+    return is_pictographic(cp);
 }
 
 /* Raw UTF-8 peek (emoji never come from entities). */

@@ -269,6 +269,10 @@ void ctk__fold_span(ctk_scanner *s, size_t start, size_t end, unsigned mode);
  *  grapheme cluster starting there, or 0 when it is not an emoji. */
 size_t ctk__emoji_scan(const ctk_scanner *s, size_t i, uint32_t cp, size_t len);
 
+/** Whether a code point is Extended_Pictographic (an emoji's base); false for
+ *  CTK_EOF. */
+bool ctk__is_pictographic(uint32_t cp);
+
 /** At an ASCII byte '0'–'9', '#', '*' at `i`: the end of a keycap sequence
  *  (base, optional U+FE0F, U+20E3), or 0. */
 size_t ctk__keycap_scan(const ctk_scanner *s, size_t i);

@@ -62,16 +62,30 @@ static bool alpha_at(const ctk_scanner *s, size_t i)
 }
 
 /* The invisible format characters that may sit inside a word: soft hyphen,
- * combining grapheme joiner, word joiner, zero-width no-break space (BOM), and
- * the bidirectional marks, embeddings and isolates (U+061C ALM, U+200E LRM,
- * U+200F RLM, U+202A–U+202E, U+2066–U+2069) that copied text carries.
- * Default-ignorable, so NFKC_Casefold deletes them; followed by a word
- * character they keep the word going, as ZWJ and ZWNJ do. (U+200B, a zero-
- * width space, still separates words.) */
+ * combining grapheme joiner, word joiner, zero-width no-break space (BOM), the
+ * bidirectional marks, embeddings and isolates (U+061C ALM, U+200E LRM,
+ * U+200F RLM, U+202A–U+202E, U+2066–U+2069) that copied text carries, and the
+ * variation selectors (U+FE00–U+FE0F; scan_word lets one end the word after
+ * an emoji's base, "xℹ️", or a keycap's). Default-ignorable, so NFKC_Casefold
+ * deletes them; followed by a word character they keep the word going, as
+ * ZWJ and ZWNJ do. (U+200B, a zero-width space, still separates words.) */
 CTK_INLINE bool is_invisible_in_word(uint32_t cp)
 {
     return cp == 0x00AD || cp == 0x034F || cp == 0x2060 || cp == 0xFEFF || cp == 0x061C || cp == 0x200E ||
-           cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+           cp == 0x200F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069) ||
+           (cp >= 0xFE00 && cp <= 0xFE0F);
+}
+
+/* The code point that ends right before `i` (> 0), or CTK_EOF when its bytes
+ * are not one valid character. */
+static uint32_t cp_before(const ctk_scanner *s, size_t i)
+{
+    size_t start = i - 1;
+    while (start > 0 && i - start < 4 && (s->src[start] & 0xC0) == 0x80) start--;
+    uint32_t cp;
+    bool invalid;
+    size_t len = ctk__utf8_decode(s->src + start, i - start, &cp, &invalid);
+    return invalid || start + len != i ? CTK_EOF : cp;
 }
 
 /* Whether the character at `i` is a decimal digit (ASCII or Nd). */
@@ -337,8 +351,13 @@ static size_t scan_word(const ctk_scanner *s, size_t i, ctk_facts *f, bool hasht
             i += len;
             continue;
         }
+        if (cp >= 0xFE00 && cp <= 0xFE0F && ctk__is_pictographic(cp_before(s, i))) {
+            /* "xℹ️": the selector asks for the emoji of the character before. */
+            break;
+        }
         if (is_invisible_in_word(cp)) {
-            /* NFKC_Casefold deletes it: "beauti\u00ADful" is "beautiful". */
+            /* NFKC_Casefold deletes it: "beauti\u00ADful" is "beautiful",
+             * "lov\uFE0Fe" is "love". */
             size_t next_len;
             if (!ctk__is_word_char(ctk__peek(s, i + len, &next_len))) break;
             f->nonascii = true;
@@ -478,7 +497,7 @@ CTK_INLINE size_t word_body(ctk_scanner *s, size_t i)
             bool invalid;
             ctk__utf8_decode(src + j, n - j, &cp, &invalid);
             if (!invalid && (ctk__is_apostrophe(cp) || cp == 0x200C || cp == 0x200D || is_invisible_in_word(cp) ||
-                             cp == 0xFE0F || cp == 0x20E3 || (ctk__uclass(cp) & CTK_U_WORD)))
+                             cp == 0x20E3 || (ctk__uclass(cp) & CTK_U_WORD)))
                 return word_general(s, i);
         } else if ((b == '&' && (s->options & CTK_OPT_ENTITIES)) ||
                    (b == '\'' && j + 1 < n &&

@@ -547,6 +547,24 @@ struct TokenizerTests {
         #expect(!tokenize(text, options: Options.negation).list.map(\.text).contains("caf\u{E9}"))
     }
 
+    @Test("A variation selector between word characters is ignored inside the word, but not after an emoji's base", arguments: [
+        ("lov\u{FE0F}e you", ["word:love", "word:you"]),
+        ("LOV\u{FE0F}E", ["word:love[caps]"]),
+        ("n\u{FE0F}ot good", ["word:not[negator]", "word:good[neg]"]),
+        ("caf\u{E9}\u{FE0E}x", ["word:caf\u{E9}x"]),
+        ("#lov\u{FE0F}e", ["hashtag:love"]),
+        ("a1\u{FE0F}b", ["word:a1b"]),
+        ("ok\u{FE0F}!", ["word:ok", "punct:!"]),
+        ("x\u{2139}\u{FE0F}y", ["word:xi", "word:y"]),
+        ("\u{2139}\u{FE0F} info", ["emoji:\u{2139}", "word:info"]),
+        ("day1\u{FE0F}\u{20E3}", ["word:day", "emoji:1\u{20E3}"]),
+    ])
+    func variationSelectorInsideWord(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+    }
+
     // MARK: - Robustness
 
     @Test("Many threads tokenizing at once get identical results")
