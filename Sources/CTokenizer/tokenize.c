@@ -251,6 +251,19 @@ static size_t possessive_end(const ctk_scanner *s, size_t j)
     return ctk__is_word_char(next) || next == '_' ? j : after + 1;
 }
 
+/* possessive_end after a mention or a hashtag, also with spaces before the
+ * apostrophe: a client that completes "@rihanna" or "#Yankees" adds a space
+ * after it, so "@rihanna 's new show" is "@rihanna's new show". (After a word,
+ * a link or a number a spaced "'s" is left a quote and a word.) */
+static size_t tag_possessive_end(const ctk_scanner *s, size_t j)
+{
+    size_t k = j;
+    while (k < s->n && s->src[k] == ' ') k++;
+    if (k == j) return possessive_end(s, j);
+    size_t end = possessive_end(s, k);
+    return end > k ? end : j;
+}
+
 /*
  * Scans a word from `i`: letters, digits and marks, also written as numeric
  * character references ("caf&#233;", "cafe&#769;"), with inner apostrophes
@@ -550,9 +563,9 @@ static size_t hashtag(ctk_scanner *s, size_t i, size_t sign)
     ctk_facts f = { 0 };
     size_t end = scan_word(s, i + sign, &f, true);
     if (f.letters == 0) return 0;
-    /* "#Yankees's": the possessive is the hashtag's, not a word "s"; the tag
-     * is "yankees", as Twitter links it. */
-    return produce_word(s, CTK_HASHTAG, i, i + sign, end, possessive_end(s, end), &f);
+    /* "#Yankees's", "#Yankees 's": the possessive is the hashtag's, not a word
+     * "s"; the tag is "yankees", as Twitter links it. */
+    return produce_word(s, CTK_HASHTAG, i, i + sign, end, tag_possessive_end(s, end), &f);
 }
 
 /* Decimal digits (ASCII or any Nd) from `i`. */
@@ -802,8 +815,9 @@ static size_t mention(ctk_scanner *s, size_t i, size_t sign)
            ((ctk__ascii[s->src[j]] & CTK_A_ALNUM) || s->src[j] == '_'))
         j++;
     if (j == i + sign) return 0;
-    /* "@user's tweet": the possessive is the mention's, not a word "s". */
-    return emit_literal(s, CTK_USER, 0, i, possessive_end(s, j), "<user>", 6);
+    /* "@user's tweet", "@user 's tweet": the possessive is the mention's, not a
+     * word "s". */
+    return emit_literal(s, CTK_USER, 0, i, tag_possessive_end(s, j), "<user>", 6);
 }
 
 /* ------------------------------------------------------------------------- */

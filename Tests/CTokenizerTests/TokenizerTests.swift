@@ -565,6 +565,23 @@ struct TokenizerTests {
         #expect(result.list.map(\.description) == expected)
     }
 
+    @Test("A possessive \"'s\" after a mention or a hashtag and a space, as a client that completes them writes it, is part of it", arguments: [
+        ("@rihanna 's new show", ["user:<user>", "word:new", "word:show"]),
+        ("@user \u{2019}s dad", ["user:<user>", "word:dad"]),
+        ("@user  's", ["user:<user>"]),
+        ("@user &#39;s x", ["user:<user>", "word:x"]),
+        ("#DonaldTrump 's pageant", ["hashtag:donaldtrump", "word:pageant"]),
+        ("@user 'sup", ["user:<user>", "punct:'", "word:sup"]),
+        ("#tag 'so'", ["hashtag:tag", "punct:'", "word:so", "punct:'"]),
+        ("Sam Smith 's songs", ["word:sam", "word:smith", "punct:'", "word:s", "word:songs"]),
+        ("the 90 's", ["word:the", "number:90", "punct:'", "word:s"]),
+    ])
+    func spacedTagPossessive(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+    }
+
     // MARK: - Robustness
 
     @Test("Many threads tokenizing at once get identical results")

@@ -44,11 +44,13 @@ typedef enum ctk_kind {
      *  "NFL.com", with its possessive "'s": "NFL.com's"): text is "<url>". */
     CTK_URL = 3,
     /** An @mention (or ＠mention, the full-width sign), with its possessive
-     *  "'s" ("@user's"): text is "<user>". */
+     *  "'s", also after spaces, as a client that completes the mention writes
+     *  it ("@user's", "@user 's"): text is "<user>". */
     CTK_USER = 4,
     /** A #hashtag (or ＃hashtag, the full-width sign): text is the tag word,
      *  folded, without the '#' ("#NotCool" → "notcool"), nor the possessive
-     *  "'s" the token takes ("#Yankees's" → "yankees"). */
+     *  "'s" the token takes, also after spaces ("#Yankees's", "#Yankees 's" →
+     *  "yankees"). */
     CTK_HASHTAG = 5,
     /** One emoji grapheme cluster (ZWJ sequences, flags, keycaps kept whole,
      *  also after digits or letters: "10️⃣" is the number 1 and the emoji 0⃣);
