@@ -8,22 +8,24 @@
 #include "internal.h"
 
 /* The cues, by length. Every cue either starts with 'n' or ends with 't'
- * ("without" does both): the scanner's words are filtered on that before
- * they come here. A switch on the length and fixed-length compares, which
- * the compiler makes integer compares, instead of searching one list. */
+ * ("without" does both), but "w/o": the scanner's words are filtered on that
+ * before they come here. A switch on the length and fixed-length compares,
+ * which the compiler makes integer compares, instead of searching one list. */
 #define CUE(literal) (memcmp(text, literal, sizeof literal - 1) == 0)
 
 bool ctk__is_negator(const char *text, size_t len)
 {
     if (len < 2) return false;
     char last = text[len - 1];
-    if (text[0] != 'n' && last != 't') return false;
+    if (text[0] != 'n' && last != 't') return len == 3 && CUE("w/o");
     if (last == 't' && len >= 3 && text[len - 2] == '\'' && text[len - 3] == 'n') return true;
     switch (len) {
     case 2: return CUE("no");
     case 3: return CUE("nor") || CUE("not");
     case 4: return CUE("aint") || CUE("cant") || CUE("dont") || CUE("isnt") || CUE("none") || CUE("wont");
-    case 5: return CUE("arent") || CUE("didnt") || CUE("hadnt") || CUE("hasnt") || CUE("never") || CUE("wasnt");
+    case 5:
+        return CUE("arent") || CUE("didnt") || CUE("hadnt") || CUE("hasnt") || CUE("never") || CUE("w/out") ||
+               CUE("wasnt");
     case 6:
         return CUE("cannot") || CUE("doesnt") || CUE("havent") || CUE("mustnt") || CUE("neednt") || CUE("nobody") ||
                CUE("werent");

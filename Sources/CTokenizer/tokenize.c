@@ -135,12 +135,14 @@ CTK_INLINE void emit_body(ctk_scanner *s, ctk_kind kind, unsigned flags, size_t 
 {
     size_t text_len = s->text_length - text_start;
     if (s->options & CTK_OPT_NEGATION) {
-        /* Every cue starts with 'n' or ends with "nt", "'t", "ot" or "ut": test that
-         * inline first (negation.c keeps the list). */
+        /* Every cue starts with 'n' or ends with "nt", "'t", "ot", "ut" or "/o"
+         * ("w/o"): test that inline first (negation.c keeps the list). */
         /* `t` is formed only when the text is there (a size query passes no buffer). */
         const char *t = kind == CTK_WORD && !s->text_full && text_len >= 2 ? s->text + text_start : NULL;
-        if (t && (t[0] == 'n' || (t[text_len - 1] == 't' && (t[text_len - 2] == 'n' || t[text_len - 2] == '\'' ||
-                                                           t[text_len - 2] == 'o' || t[text_len - 2] == 'u'))) &&
+        if (t && (t[0] == 'n' ||
+                  (t[text_len - 1] == 't' && (t[text_len - 2] == 'n' || t[text_len - 2] == '\'' ||
+                                              t[text_len - 2] == 'o' || t[text_len - 2] == 'u')) ||
+                  (t[text_len - 1] == 'o' && t[text_len - 2] == '/')) &&
             ctk__is_negator(t, text_len) && !(text_len == 2 && number_sign_at(s, src_end))) {
             /* (The one cue of two letters is "no": not one in "No.1".) */
             flags |= CTK_FLAG_NEGATOR;
@@ -442,12 +444,70 @@ static size_t produce_word(ctk_scanner *s, ctk_kind kind, size_t src_start, size
     return src_end;
 }
 
+/* Whether the character at `i` is no word character, '_' or '/' (or the end):
+ * a slash abbreviation may end there. */
+static bool slash_word_ends_at(const ctk_scanner *s, size_t i)
+{
+    size_t len;
+    uint32_t cp = ctk__peek(s, i, &len);
+    return !ctk__is_word_char(cp) && cp != '_' && cp != '/';
+}
+
+/* The abbreviations tweets write with a slash, at the one-letter word "w" or
+ * "b" at `i` with a '/' right after it (and none before it): "w/o" and "w/out"
+ * (without, which are negation cues as "without" is) and "b/c" (because) as
+ * whole words, and "w/" (with) as a word before white space, punctuation or
+ * a word of two or more characters ("w/ friends", "w/the team": word:w/
+ * word:the …). Returns the end of the token it emits, or 0: "w/e", "w/b"
+ * (whatever, will be …), "b/w", "and/or" and "1/2" are read as before, each
+ * part a token and the '/' punctuation. Any case; text lower-cased. */
+static __attribute__((noinline)) size_t slash_word(ctk_scanner *s, size_t i)
+{
+    const uint8_t *src = s->src;
+    size_t n = s->n, j = i + 2; /* after the '/' */
+    if (i > 0 && src[i - 1] == '/') return 0;
+    uint8_t first = (uint8_t)(src[i] | 0x20);
+    size_t end = 0;
+    if (first == 'w') {
+        if (j < n && (src[j] | 0x20) == 'o' && slash_word_ends_at(s, j + 1))
+            end = j + 1;
+        else if (n - j >= 3 && (src[j] | 0x20) == 'o' && (src[j + 1] | 0x20) == 'u' && (src[j + 2] | 0x20) == 't' &&
+                 slash_word_ends_at(s, j + 3))
+            end = j + 3;
+        else if (slash_word_ends_at(s, j))
+            end = j;
+        else {
+            /* A word of two or more characters glued after it: "w/the". */
+            size_t len;
+            uint32_t cp = ctk__peek(s, j, &len);
+            if (ctk__is_word_char(cp) && ctk__is_word_char(ctk__peek(s, j + len, &len))) end = j;
+        }
+    } else if (first == 'b') {
+        if (j < n && (src[j] | 0x20) == 'c' && slash_word_ends_at(s, j + 1)) end = j + 1;
+    }
+    if (!end) return 0;
+    size_t t0 = s->text_length;
+    unsigned letters = 0, upper = 0;
+    for (size_t k = i; k < end; k++) {
+        uint8_t b = src[k];
+        if (ctk__ascii[b] & CTK_A_ALPHA) {
+            letters++;
+            upper += (ctk__ascii[b] & CTK_A_UPPER) != 0;
+        }
+        ctk__put_byte(s, (uint8_t)(b >= 'A' && b <= 'Z' ? b | 0x20 : b));
+    }
+    s->stats->latin_letters += letters;
+    emit(s, CTK_WORD, letters >= 2 && upper == letters ? CTK_FLAG_ALLCAPS : 0, i, end, t0);
+    return end;
+}
+
 /* Any word: scanned first, then written. */
 static size_t word_general(ctk_scanner *s, size_t i)
 {
     ctk_facts f = { 0 };
     size_t end = scan_word(s, i, &f, false);
     size_t link;
+    if (CTK_UNLIKELY(end - i == 1 && end < s->n && s->src[end] == '/') && (link = slash_word(s, i))) return link;
     if (host_may_go_on(s, end) && (link = bare_url(s, i))) return link;
     return produce_word(s, CTK_WORD, i, i, end, end, &f);
 }
@@ -520,6 +580,9 @@ CTK_INLINE size_t word_body(ctk_scanner *s, size_t i)
     }
 
     size_t len = j - i;
+    size_t link;
+    /* "w/o", "w/", "b/c" (slash_word). */
+    if (CTK_UNLIKELY(len == 1 && j < n && src[j] == '/') && (link = slash_word(s, i))) return link;
     size_t letters = len - apostrophes;
     if (seen & CTK_A_DIGIT) {
         for (size_t k = 0; k < len; k++) letters -= (ctk__ascii[out[k]] & CTK_A_DIGIT) != 0;
@@ -535,7 +598,6 @@ CTK_INLINE size_t word_body(ctk_scanner *s, size_t i)
                 return word_general(s, i);
         }
     }
-    size_t link;
     if (host_may_go_on(s, j) && (link = bare_url(s, i))) return link;
     bool allcaps = letters >= 2 && !(seen & CTK_A_LOWER);
 

@@ -582,6 +582,38 @@ struct TokenizerTests {
         #expect(result.list.map(\.description) == expected)
     }
 
+    @Test("The slash abbreviations w/, w/o and b/c are words, w/o a negation cue, while and/or, dates and links are read as before", arguments: [
+        ("w/o you", ["word:w/o[negator]", "word:you[neg]"]),
+        ("W/O NBA", ["word:w/o[caps,negator]", "word:nba[neg,caps]"]),
+        ("w/out NFL games", ["word:w/out[negator]", "word:nfl[neg,caps]", "word:games[neg]"]),
+        ("not w/o you", ["word:not[negator]", "word:w/o[negator]", "word:you[neg]"]),
+        ("w/ friends", ["word:w/", "word:friends"]),
+        ("w/the team", ["word:w/", "word:the", "word:team"]),
+        ("w/our banner", ["word:w/", "word:our", "word:banner"]),
+        ("w/@user.", ["word:w/", "user:<user>", "punct:."]),
+        ("b/c it", ["word:b/c", "word:it"]),
+        ("B/C", ["word:b/c[caps]"]),
+        ("w/e.", ["word:w", "punct:/", "word:e", "punct:."]),
+        ("b/w", ["word:b", "punct:/", "word:w"]),
+        ("b/cuz", ["word:b", "punct:/", "word:cuz"]),
+        ("and/or", ["word:and", "punct:/", "word:or"]),
+        ("a/w/o", ["word:a", "punct:/", "word:w", "punct:/", "word:o"]),
+        ("bw/o", ["word:bw", "punct:/", "word:o"]),
+        ("1/2", ["number:1", "punct:/", "number:2"]),
+        ("http://x.co/w/o", ["url:<url>"]),
+    ])
+    func slashAbbreviations(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+        // A size query (no buffers, the general word path) counts the same tokens.
+        var stats = ctk_stats()
+        let bytes = Array(text.utf8)
+        let code = bytes.withUnsafeBytes { ctk_tokenize($0.baseAddress, $0.count, Options.default, 0, nil, 0, nil, 0, &stats) }
+        #expect(code == CTK_ERROR_NOSPACE)
+        #expect(stats.token_count == result.tokens.count)
+    }
+
     // MARK: - Robustness
 
     @Test("Many threads tokenizing at once get identical results")

@@ -32,7 +32,10 @@ extern "C" {
 typedef enum ctk_kind {
     /** A word, case-folded (NFKC_Casefold for non-ASCII), apostrophes kept:
      *  "Don't" → "don't", "I’m" → "i'm" (typographic apostrophes become '\''),
-     *  letter runs of 3+ shortened to 2 ("soooo" → "soo", CTK_FLAG_ELONGATED). */
+     *  letter runs of 3+ shortened to 2 ("soooo" → "soo", CTK_FLAG_ELONGATED);
+     *  the slash abbreviations "w/" (before white space, punctuation or a
+     *  word of two or more characters), "w/o", "w/out" and "b/c" are words
+     *  ("W/O" → "w/o"), where "and/or" or "b/w" are two words and a '/'. */
     CTK_WORD = 1,
     /** Digits with inner separators: "3", "1,000", "3.14", "10:30"; a
      *  possessive "'s" after them is part of the token, not of its text
@@ -74,7 +77,7 @@ typedef enum ctk_kind {
 /* ------------------------------------------------------------------------- */
 
 /** The token lies in a negation scope: after a negation cue ("not", "no",
- *  "never", "n't" words, "cannot", "nothing", "dont" …) up to the next clause
+ *  "never", "n't" words, "cannot", "nothing", "dont", "w/o" …) up to the next clause
  *  punctuation (. , ; : ! ? and "…", in any form whose NFKC is one of them:
  *  "；" "﹒" "‥" …; also "‼️" and "⁉️", which are emoji tokens). The cue itself
  *  is not marked NEGATED. "No" before a '.' and a digit is the abbreviation of
