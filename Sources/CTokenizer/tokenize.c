@@ -651,8 +651,11 @@ static size_t scan_digits(const ctk_scanner *s, size_t i, bool *nonascii)
 }
 
 /* Digits with inner separators (, . : followed by a digit): "1,000", "3.14",
- * "10:30", with a possessive "'s" after them ("the 90's": number:90). Digits
- * directly followed by a letter make a word ("2nd", "4ever", "90s"). */
+ * "10:30", with a possessive "'s" after them ("Channel 5's": number:5). Digits
+ * directly followed by a letter make a word ("2nd", "4ever", "90s"), and so
+ * do two or more digits that end in 0 with an "'s" after them, the plural of
+ * a decade or a round number that "the 90's", "1970’s" and "100's of fans"
+ * write: the word "90s", "1970s", "100s", as "the 90s" reads. */
 static size_t number(ctk_scanner *s, size_t i)
 {
     bool nonascii = false, separated = false;
@@ -677,8 +680,15 @@ static size_t number(ctk_scanner *s, size_t i)
         ctk__fold_span(s, i, j, 0);
     else
         ctk__put(s, s->src + i, j - i);
-    /* "the 90's", "1970’s": the "'s" is the number's, not a word "s". */
+    /* "Channel 5's", "2013's": the "'s" is the number's, not a word "s". */
     size_t end = possessive_end(s, j);
+    if (end > j && !separated && !nonascii && j - i >= 2 && s->src[j - 1] == '0') {
+        /* "the 90's" is "the 90s". */
+        ctk__put_byte(s, 's');
+        s->stats->latin_letters += 1;
+        emit(s, CTK_WORD, 0, i, end, t0);
+        return end;
+    }
     emit(s, CTK_NUMBER, 0, i, end, t0);
     return end;
 }

@@ -442,10 +442,10 @@ struct TokenizerTests {
     }
 
     @Test("A possessive \"'s\" after a number is part of the number, not a quote and a word \"s\"", arguments: [
-        ("the 90's", ["word:the", "number:90"]),
-        ("1970\u{2019}s music", ["number:1970", "word:music"]),
+        ("Channel 5's show", ["word:channel", "number:5", "word:show"]),
+        ("2013\u{2019}s planner", ["number:2013", "word:planner"]),
         ("3.5's!", ["number:3.5", "punct:!"]),
-        ("90&#39;s", ["number:90"]),
+        ("5&#39;s", ["number:5"]),
         ("90' s", ["number:90", "punct:'", "word:s"]),
         ("90'sx", ["number:90", "punct:'", "word:sx"]),
         ("the 90s", ["word:the", "word:90s"]),
@@ -612,6 +612,30 @@ struct TokenizerTests {
         let code = bytes.withUnsafeBytes { ctk_tokenize($0.baseAddress, $0.count, Options.default, 0, nil, 0, nil, 0, &stats) }
         #expect(code == CTK_ERROR_NOSPACE)
         #expect(stats.token_count == result.tokens.count)
+    }
+
+    @Test("A decade or a round number with an apostrophe and an s is the same word as without the apostrophe", arguments: [
+        ("the 90's", ["word:the", "word:90s"]),
+        ("1970\u{2019}s music", ["word:1970s", "word:music"]),
+        ("100's of fans", ["word:100s", "word:of", "word:fans"]),
+        ("90&#39;s", ["word:90s"]),
+        ("90'S", ["word:90s"]),
+        ("not the 80's", ["word:not[negator]", "word:the[neg]", "word:80s[neg]"]),
+        ("Channel 5's", ["word:channel", "number:5"]),
+        ("2013's planner", ["number:2013", "word:planner"]),
+        ("0's", ["number:0"]),
+        ("1,000's", ["number:1,000"]),
+        ("90' s", ["number:90", "punct:'", "word:s"]),
+    ])
+    func decadePlural(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+        if let plural = result.list.first(where: { $0.text.hasSuffix("0s") }) {
+            // The same token, hash included, as the word written without the apostrophe.
+            let plain = tokenize(plural.text).list
+            #expect(plain.count == 1 && plain[0].raw.hash == plural.raw.hash && plain[0].kind == plural.kind)
+        }
     }
 
     // MARK: - Robustness

@@ -39,7 +39,10 @@ typedef enum ctk_kind {
     CTK_WORD = 1,
     /** Digits with inner separators: "3", "1,000", "3.14", "10:30"; a
      *  possessive "'s" after them is part of the token, not of its text
-     *  ("the 90's", "1970’s": "90", "1970"). */
+     *  ("Channel 5's", "2013’s": "5", "2013"). Two or more digits that end in
+     *  0, with an "'s" after them, are the plural of a decade or a round
+     *  number and a CTK_WORD, as when written without the apostrophe: "the
+     *  90's", "1970’s", "100's" → "90s", "1970s", "100s". */
     CTK_NUMBER = 2,
     /** A URL (http://…, https://…, www.…, a host ending in a common
      *  top-level domain followed by '/': "bit.ly/…", "pic.twitter.com/…", or
