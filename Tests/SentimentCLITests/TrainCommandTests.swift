@@ -50,6 +50,21 @@ struct TrainCommandTests {
         #expect(["negative", "neutral", "positive"].contains(records.first?["label"] as? String ?? ""), "\(records)")
     }
 
+    @Test("train says each fold's macro-recall and their standard error, whose mean is the cross-validation figure")
+    func foldByFoldMacroRecall() async throws {
+        let (run, _) = try await train("by-fold")
+        #expect(run.status == 0, "\(run.stderr)")
+        let line = try #require(run.stderr.firstMatch(of: #/cross-validation by fold: macro-recall ([0-9., ]+) \(standard error ([0-9.]+)\)/#),
+                                "\(run.stderr)")
+        let recalls = line.output.1.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        #expect(recalls.count == 3, "one a fold: \(line.output.0)")
+        #expect(recalls.allSatisfy { (0...1).contains($0) })
+        let mean = recalls.reduce(0, +) / Double(recalls.count)
+        let squares = recalls.map { ($0 - mean) * ($0 - mean) }.reduce(0, +)
+        let standardError = (squares / 2 / 3).squareRoot()
+        #expect(abs((Double(line.output.2) ?? -1) - standardError) < 0.0002, "\(line.output.0)")
+    }
+
     @Test("--name and --model-version make the model's id; --version is the command line's own")
     func nameAndVersion() async throws {
         let (run, _) = try await train("named", ["--name", "tweets-2026", "--model-version", "2.1.0"])

@@ -250,7 +250,7 @@ struct TrainingTests {
         #expect(!pooledLines.contains { $0.hasPrefix("forward") })
         #expect(lines.contains("6 fits, 4 at a time"), "\(lines)")
         let fitLines = ["fold 1/3", "fold 2/3", "fold 3/3", "forward 1/2", "forward 2/2"]
-        let order = fitLines + ["forward chaining", "cross-validation", "final model"]
+        let order = fitLines + ["forward chaining", "cross-validation:", "cross-validation by fold", "final model"]
         let said = lines.filter { line in order.contains { line.hasPrefix($0) } }.map { line in order.first { line.hasPrefix($0) }! }
         #expect(Set(said.prefix(fitLines.count)) == Set(fitLines) && Array(said.dropFirst(fitLines.count)) == Array(order.dropFirst(fitLines.count)))
         let summary = try #require(lines.first { $0.hasPrefix("forward chaining: temperature") })

@@ -76,29 +76,46 @@ enum Calibration {
     /// best α over √folds.
     static func fitPriorExponent(logits: [Double], gold: [SentimentLabel], fold: [Int], folds: Int,
                                  temperature: Double, priors: [Double]) -> Double {
-        let members: [[Int]] = (0..<folds).map { k in gold.indices.filter { fold[$0] == k } }.filter { !$0.isEmpty }
+        let members = foldMembers(fold: fold, folds: folds)
         func foldRecalls(_ alpha: Double) -> [Double] {
-            let decision = rule(temperature: temperature, priorExponent: alpha, priors: priors)
-            return members.map { rows -> Double in
-                var scores = [Double]()
-                scores.reserveCapacity(3 * rows.count)
-                for i in rows { scores += [logits[3 * i], logits[3 * i + 1], logits[3 * i + 2]] }
-                return evaluate(logits: scores, gold: rows.map { gold[$0] }, rule: decision).macroRecall
-            }
+            foldMacroRecalls(logits: logits, gold: gold, members: members,
+                             rule: rule(temperature: temperature, priorExponent: alpha, priors: priors))
         }
         func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(values.count, 1)) }
         let alphas: [Double] = (0...30).map { Double($0) * 0.05 }
         let recalls: [[Double]] = alphas.map(foldRecalls)
         let means: [Double] = recalls.map(mean)
         guard let bestIndex = means.indices.max(by: { means[$0] < means[$1] }) else { return 0 }
-        let best: [Double] = recalls[bestIndex]
-        let bestMean = means[bestIndex]
-        let k = Double(best.count)
-        var squares = 0.0
-        for value in best { squares += (value - bestMean) * (value - bestMean) }
-        let standardError: Double = k > 1 ? (squares / (k - 1) / k).squareRoot() : 0
-        let threshold = bestMean - standardError
+        let threshold = means[bestIndex] - standardError(recalls[bestIndex])
         return alphas[means.firstIndex { $0 >= threshold } ?? bestIndex]
+    }
+
+    /// The rows of each fold that has any, in fold order.
+    static func foldMembers(fold: [Int], folds: Int) -> [[Int]] {
+        (0..<folds).map { k in fold.indices.filter { fold[$0] == k } }.filter { !$0.isEmpty }
+    }
+
+    /// Each fold's macro-recall of its out-of-fold scores under `rule`, in fold
+    /// order (`members`: `foldMembers`).
+    static func foldMacroRecalls(logits: [Double], gold: [SentimentLabel], members: [[Int]],
+                                 rule: ModelManifest.DecisionRule) -> [Double] {
+        members.map { rows -> Double in
+            var scores = [Double]()
+            scores.reserveCapacity(3 * rows.count)
+            for i in rows { scores += [logits[3 * i], logits[3 * i + 1], logits[3 * i + 2]] }
+            return evaluate(logits: scores, gold: rows.map { gold[$0] }, rule: rule).macroRecall
+        }
+    }
+
+    /// The standard error of the mean of `values`: their standard deviation
+    /// over √count (0 for fewer than two).
+    static func standardError(_ values: [Double]) -> Double {
+        let k = Double(values.count)
+        guard k > 1 else { return 0 }
+        let mean = values.reduce(0, +) / k
+        var squares = 0.0
+        for value in values { squares += (value - mean) * (value - mean) }
+        return (squares / (k - 1) / k).squareRoot()
     }
 
     /// Evaluates raw scores under a decision rule.

@@ -201,6 +201,10 @@ public struct Trainer: Sendable {
             log(String(format: "cross-validation: macro-recall %.4f, accuracy %.4f, macro-F1 %.4f, ECE %.4f (temperature %.3f, α %.2f)",
                        crossValidation!.macroRecall, crossValidation!.accuracy, crossValidation!.macroF1,
                        crossValidation!.expectedCalibrationError, temperature, priorExponent))
+            let byFold = Calibration.foldMacroRecalls(logits: outOfFold, gold: gold,
+                                                      members: Calibration.foldMembers(fold: fold, folds: folds), rule: rule)
+            log("cross-validation by fold: macro-recall " + byFold.map { String(format: "%.4f", $0) }.joined(separator: ", ")
+                + String(format: " (standard error %.4f)", Calibration.standardError(byFold)))
         }
 
         // The final model on everything.
