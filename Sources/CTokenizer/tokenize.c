@@ -127,6 +127,53 @@ static __attribute__((noinline)) bool number_sign_at(const ctk_scanner *s, size_
     return digit_at(s, j);
 }
 
+/* Whether the word at `j` (after spaces) is `word` (ASCII, lower case), any
+ * case, with each letter perhaps repeated when `stretched` ("waaait"), and no
+ * word character or '_' after it. */
+static bool next_word_is(const ctk_scanner *s, size_t j, const char *word, bool stretched)
+{
+    while (j < s->n && s->src[j] == ' ') j++;
+    for (const char *w = word; *w; w++) {
+        if (j >= s->n || (s->src[j] | 0x20) != *w) return false;
+        j++;
+        while (stretched && j < s->n && (s->src[j] | 0x20) == *w) j++;
+    }
+    size_t len;
+    uint32_t cp = ctk__peek(s, j, &len);
+    return !ctk__is_word_char(cp) && cp != '_';
+}
+
+/* Whether a cue (its text `t`, `len` bytes, the source [start, end)) begins
+ * an idiom that negates nothing after it: "can't wait" (also "cant",
+ * "cannot", "can not"; eager, not patient), "no doubt(s)" (surely),
+ * "nothing but" (only) and "not only" ("not only … but also": both). The cue
+ * is then no cue and opens no scope, as "No.1" does. Asked only of cues. */
+static __attribute__((noinline)) bool negation_idiom_at(const ctk_scanner *s, const char *t, size_t len,
+                                                        size_t start, size_t end)
+{
+    switch (len) {
+    case 2: /* "no" */
+        return memcmp(t, "no", 2) == 0 && (next_word_is(s, end, "doubt", false) || next_word_is(s, end, "doubts", false));
+    case 3: /* "not": "not only", and "can not wait" */
+        if (memcmp(t, "not", 3) != 0) return false;
+        if (next_word_is(s, end, "only", false)) return true;
+        if (!next_word_is(s, end, "wait", true)) return false;
+        {
+            size_t j = start;
+            while (j > 0 && s->src[j - 1] == ' ') j--;
+            return j < start && j >= 3 && (s->src[j - 3] | 0x20) == 'c' && (s->src[j - 2] | 0x20) == 'a' &&
+                   (s->src[j - 1] | 0x20) == 'n' && !ctk__after_word(s, j - 3);
+        }
+    case 4: return memcmp(t, "cant", 4) == 0 && next_word_is(s, end, "wait", true);
+    case 5: return memcmp(t, "can't", 5) == 0 && next_word_is(s, end, "wait", true);
+    case 6: return memcmp(t, "cannot", 6) == 0 && next_word_is(s, end, "wait", true);
+    case 7: /* "nothing" */
+        return memcmp(t, "nothing", 7) == 0 && next_word_is(s, end, "but", false);
+    default:
+        return false;
+    }
+}
+
 /* Appends a token whose text was written from `text_start` to the end of the
  * text so far; applies the negation scope. Inlined into the fast path of
  * words (most tokens); `emit` is the out-of-line form for the others. */
@@ -143,7 +190,8 @@ CTK_INLINE void emit_body(ctk_scanner *s, ctk_kind kind, unsigned flags, size_t 
                   (t[text_len - 1] == 't' && (t[text_len - 2] == 'n' || t[text_len - 2] == '\'' ||
                                               t[text_len - 2] == 'o' || t[text_len - 2] == 'u')) ||
                   (t[text_len - 1] == 'o' && t[text_len - 2] == '/')) &&
-            ctk__is_negator(t, text_len) && !(text_len == 2 && number_sign_at(s, src_end))) {
+            ctk__is_negator(t, text_len) && !(text_len == 2 && number_sign_at(s, src_end)) &&
+            !negation_idiom_at(s, t, text_len, src_start, src_end)) {
             /* (The one cue of two letters is "no": not one in "No.1".) */
             flags |= CTK_FLAG_NEGATOR;
             s->in_negation = true;

@@ -638,6 +638,31 @@ struct TokenizerTests {
         }
     }
 
+    @Test("The idioms can't wait, no doubt, nothing but and not only negate nothing after their cue", arguments: [
+        ("I can't wait for Friday", ["word:i", "word:can't", "word:wait", "word:for", "word:friday"]),
+        ("CANT WAIT!!", ["word:cant[caps]", "word:wait[caps]", "punct:!![emph]"]),
+        ("can\u{2019}t waaait", ["word:can't", "word:waait[elong]"]),
+        ("I cannot wait to see", ["word:i", "word:cannot", "word:wait", "word:to", "word:see"]),
+        ("I can not wait", ["word:i", "word:can", "word:not", "word:wait"]),
+        ("no doubt about it", ["word:no", "word:doubt", "word:about", "word:it"]),
+        ("No doubts.", ["word:no", "word:doubts", "punct:."]),
+        ("nothing but love", ["word:nothing", "word:but", "word:love"]),
+        ("not only fun but also cheap", ["word:not", "word:only", "word:fun", "word:but", "word:also", "word:cheap"]),
+        ("can't wait, not happy", ["word:can't", "word:wait", "punct:,", "word:not[negator]", "word:happy[neg]"]),
+        ("not can't wait", ["word:not[negator]", "word:can't[neg]", "word:wait[neg]"]),
+        ("not wait", ["word:not[negator]", "word:wait[neg]"]),
+        ("pecan not wait", ["word:pecan", "word:not[negator]", "word:wait[neg]"]),
+        ("can't waiting", ["word:can't[negator]", "word:waiting[neg]"]),
+        ("no doubtful", ["word:no[negator]", "word:doubtful[neg]"]),
+        ("don't wait", ["word:don't[negator]", "word:wait[neg]"]),
+        ("nothing good", ["word:nothing[negator]", "word:good[neg]"]),
+    ])
+    func negationIdioms(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+    }
+
     // MARK: - Robustness
 
     @Test("Many threads tokenizing at once get identical results")

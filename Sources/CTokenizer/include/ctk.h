@@ -84,7 +84,9 @@ typedef enum ctk_kind {
  *  punctuation (. , ; : ! ? and "…", in any form whose NFKC is one of them:
  *  "；" "﹒" "‥" …; also "‼️" and "⁉️", which are emoji tokens). The cue itself
  *  is not marked NEGATED. "No" before a '.' and a digit is the abbreviation of
- *  number, not a cue ("No.1 fan", "No. 1"). */
+ *  number, not a cue ("No.1 fan", "No. 1"), and the cues of the idioms "can't
+ *  wait" ("cant", "cannot", "can not"), "no doubt", "nothing but" and "not
+ *  only" negate nothing: no cue, no scope ("can't wait to go" is eager). */
 #define CTK_FLAG_NEGATED   (1u << 0)
 /** A letter was repeated 3+ times in the source and shortened ("soooo"). */
 #define CTK_FLAG_ELONGATED (1u << 1)
