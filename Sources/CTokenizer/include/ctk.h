@@ -137,8 +137,14 @@ typedef enum ctk_kind {
  *  ("NFL.com's", "@user's", "#Yankees's", "the 90's"), a keycap after a digit
  *  or a word ("10️⃣") as an emoji, a mention right after "RT" ("RT@user"),
  *  numeric character references and &nbsp; ("don&#039;t") decoded, and "No."
- *  before a digit ("No.1") as no negation cue). */
-#define CTK_TOKENIZER_REVISION 3
+ *  before a digit ("No.1") as no negation cue; 4: a letter written as a
+ *  numeric reference as part of its word ("caf&#233;"), a variation selector
+ *  inside a word ignored, a possessive "'s" after a mention or a hashtag and
+ *  a space ("@user 's") as part of it, "w/", "w/o", "w/out" and "b/c" as
+ *  words, "w/o" and "w/out" as negation cues, "the 90's" as the word "90s",
+ *  and the idioms "can't wait", "no doubt", "nothing but" and "not only" as
+ *  no negation). */
+#define CTK_TOKENIZER_REVISION 4
 /** Everything above except CTK_OPT_DROP_PUNCT and CTK_OPT_EMOJI_FACES:
  *  CTK_OPT_NEGATION | CTK_OPT_ELONGATION | CTK_OPT_ENTITIES. Spelled as one
  *  literal because Swift imports only simple macros (tokenize.c checks it). */
