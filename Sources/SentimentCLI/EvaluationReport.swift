@@ -28,9 +28,11 @@ enum EvaluationReport {
                 + e.confusion[gold.index].map { String(format: "%10d", $0) }.joined() + "\n"
         }
         out += "\nreliability (top probability)\n" + String(format: "  %@\n", topClassNote(e))
-        out += "  bin          n  confidence  accuracy\n"
+        // Three decimals: the edges are fifteenths, and at two 0.4667 would
+        // print as 0.47, placing a confidence of 0.468 in the wrong bin.
+        out += "  bin            n  confidence  accuracy\n"
         for bin in e.reliability.bins where bin.count > 0 {
-            out += String(format: "  %.2f-%.2f %6d      %.4f    %.4f\n", bin.lower, bin.upper, bin.count, bin.confidence, bin.accuracy)
+            out += String(format: "  %.3f-%.3f %6d      %.4f    %.4f\n", bin.lower, bin.upper, bin.count, bin.confidence, bin.accuracy)
         }
         return out
     }

@@ -78,6 +78,22 @@ struct EvalCommandTests {
         #expect(table.outputLines.contains(String(format: "macro-recall  %.4f", macroRecall)), "\(table.output)")
     }
 
+    @Test("The reliability table prints each bin's edges to three decimals, so a fifteenth such as 0.467 is not shown as 0.47")
+    func reliabilityEdgesAreThreeDecimals() async throws {
+        let object = try json(try await eval(["Models/default", "--json", labelled]))
+        let bins = try #require(object["reliability"] as? [[String: Any]])
+        let table = try await eval(["Models/default", labelled])
+        let rows = table.outputLines.drop { !$0.hasPrefix("  bin ") }.dropFirst()
+        let filled = bins.filter { ($0["count"] as? Int ?? 0) > 0 }
+        #expect(rows.count == filled.count, "\(table.output)")
+        for (row, bin) in zip(rows, filled) {
+            let lower = try #require(bin["lower"] as? Double), upper = try #require(bin["upper"] as? Double)
+            let count = try #require(bin["count"] as? Int)
+            #expect(row.hasPrefix(String(format: "  %.3f-%.3f %6d ", lower, upper, count)), "\(row)")
+        }
+        #expect(rows.contains { $0.contains("0.467") || $0.contains("0.533") || $0.contains("0.333") }, "\(table.output)")
+    }
+
     @Test("eval --json says the confusion matrix's class order, rows gold and columns predicted, as the table's heading does")
     func jsonConfusionOrder() async throws {
         let object = try json(try await eval(["Models/default", "--json", labelled]))
