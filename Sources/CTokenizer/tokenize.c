@@ -143,6 +143,18 @@ static bool next_word_is(const ctk_scanner *s, size_t j, const char *word, bool 
     return !ctk__is_word_char(cp) && cp != '_';
 }
 
+/* Whether the word that ends right before `end` is `word` (ASCII, lower
+ * case), any case, with no word character or '_' before it: next_word_is
+ * looking back ("RT@user", "can not wait"). */
+static bool word_ends_at(const ctk_scanner *s, size_t end, const char *word)
+{
+    size_t len = strlen(word);
+    if (end < len) return false;
+    for (size_t k = 0; k < len; k++)
+        if ((s->src[end - len + k] | 0x20) != word[k]) return false;
+    return !ctk__after_word(s, end - len);
+}
+
 /* Whether a cue (its text `t`, `len` bytes, the source [start, end)) begins
  * an idiom that negates nothing after it: "can't wait" (also "cant",
  * "cannot", "can not"; eager, not patient), "no doubt(s)" (surely),
@@ -161,8 +173,7 @@ static __attribute__((noinline)) bool negation_idiom_at(const ctk_scanner *s, co
         {
             size_t j = start;
             while (j > 0 && s->src[j - 1] == ' ') j--;
-            return j < start && j >= 3 && (s->src[j - 3] | 0x20) == 'c' && (s->src[j - 2] | 0x20) == 'a' &&
-                   (s->src[j - 1] | 0x20) == 'n' && !ctk__after_word(s, j - 3);
+            return j < start && word_ends_at(s, j, "can");
         }
     case 4: return memcmp(t, "cant", 4) == 0 && next_word_is(s, end, "wait", true);
     case 5: return memcmp(t, "can't", 5) == 0 && next_word_is(s, end, "wait", true);
@@ -918,18 +929,12 @@ static size_t bare_url(ctk_scanner *s, size_t i)
     return emit_literal(s, CTK_URL, 0, i, possessive_end(s, j), "<url>", 5);
 }
 
-/* Whether the word right before `i` is "RT" (any case), after which Twitter
- * links a mention with no space ("RT@user"), as twitter-text does. */
-static bool after_retweet(const ctk_scanner *s, size_t i)
-{
-    return i >= 2 && (s->src[i - 2] | 0x20) == 'r' && (s->src[i - 1] | 0x20) == 't' && !ctk__after_word(s, i - 2);
-}
-
 /* "@" or "＠" (`sign` bytes) + [A-Za-z0-9_]+, not right after a word character
  * (so not e-mail) other than the word "RT" ("RT@user" is a retweet's). */
 static size_t mention(ctk_scanner *s, size_t i, size_t sign)
 {
-    if (ctk__after_word(s, i) && !after_retweet(s, i)) return 0;
+    /* After "RT" Twitter links a mention with no space, as twitter-text does. */
+    if (ctk__after_word(s, i) && !word_ends_at(s, i, "rt")) return 0;
     size_t j = i + sign;
     while (j < s->n && s->src[j] < 0x80 &&
            ((ctk__ascii[s->src[j]] & CTK_A_ALNUM) || s->src[j] == '_'))
