@@ -19,6 +19,8 @@ TEXTS = [
     b"\xff\xfe\xc0\xaf\xe0\x80\xaf\xed\xa0\x80\xed\xbf\xbf\xf4\x90\x80\x80\xf8\x88\x80\x80\x80\xe2\x82\x80\xf0\x9f\x98",
     b"a\x00b\x00\x00c", b"&am", b"&#", b"&#x110000;", b"&#99999999999;", b"&amp;&lt;&gt;&quot;&#39;&apos;",
     b"don&#39;t &lt;/3 &gt;:( &gt;_&lt;",
+    b"caf&eacute; &Uuml;ber &hellip;&hellip; don&rsquo;t &hearts;&#128512; beauti&shy;ful &eacutex; &EACUTE; &yuml",
+    b"it 's Sam Smith 's they 're I 'm we 'll I 've I 'd don't 's it 'sup 'd' w/e s/o b/w and/or w/u w/end",
     b":) :-) :D xD XDDD :P :p :'( :') <3 </333 ;) ^_^ -_- T_T o_O \\o/ >:( =) :/ :\\ :3 :* :|",
     b"http://", b"https://", b"www.", b"@", b"#", b"#a", b"@a", b"http://a", b"www.a.", b"#_1", b"x", b"xD",
     b"<3", b"<", b">", b":", b"...", b"!", b"?!", "…".encode(),

@@ -37,7 +37,8 @@ bool ctk__is_pictographic(uint32_t cp)
     return is_pictographic(cp);
 }
 
-/* Raw UTF-8 peek (emoji never come from entities). */
+/* Raw UTF-8 peek: a cluster is read as written (a reference to an emoji is
+ * one alone, ctk__is_emoji_alone). */
 static inline uint32_t peek_raw(const ctk_scanner *s, size_t i, size_t *len)
 {
     if (i >= s->n) {
@@ -94,6 +95,13 @@ size_t ctk__emoji_scan(const ctk_scanner *s, size_t i, uint32_t cp, size_t len)
         if (peek_raw(s, j, &len2) != VS16) return 0;
     }
     return extend(s, j);
+}
+
+bool ctk__is_emoji_alone(uint32_t cp)
+{
+    if (is_regional(cp) || is_skin_tone(cp)) return true;
+    if (!is_pictographic(cp)) return false;
+    return cp >= 0x2300 || u_hasBinaryProperty((UChar32)cp, UCHAR_EMOJI_PRESENTATION);
 }
 
 size_t ctk__keycap_scan(const ctk_scanner *s, size_t i)

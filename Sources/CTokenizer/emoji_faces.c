@@ -131,3 +131,8 @@ const char *ctk__emoji_face(const ctk_scanner *s, size_t start, size_t end)
     }
     return text;
 }
+
+const char *ctk__emoji_face_of(uint32_t cp)
+{
+    return lookup(cp);
+}

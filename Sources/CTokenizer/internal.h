@@ -99,9 +99,13 @@ size_t ctk__utf8_decode(const uint8_t *s, size_t n, uint32_t *cp, bool *invalid)
 /** Encodes a scalar value into `out`; returns 1–4. */
 size_t ctk__utf8_encode(uint32_t cp, uint8_t out[4]);
 
-/** At `p[0] == '&'`: the length of a recognized entity (&amp; &lt; &gt; &quot;
- *  &#39; &apos; &nbsp;, or a numeric reference, &#NNN; &#xHH;) and its
- *  character (any Unicode scalar value but U+0000), or 0. */
+/** The longest name of a named reference entities.c decodes ("hellip"). */
+#define CTK_ENTITY_NAME_MAX 6
+
+/** At `p[0] == '&'`: the length of a recognized entity (a named reference of
+ *  entities.c's table, &amp; &eacute; &hellip; &euro; …, or a numeric one,
+ *  &#NNN; &#xHH;) and its character (any Unicode scalar value but U+0000),
+ *  or 0. */
 size_t ctk__entity(const uint8_t *p, size_t n, uint32_t *cp);
 
 /* ------------------------------------------------------------------------- */
@@ -269,6 +273,11 @@ void ctk__fold_span(ctk_scanner *s, size_t start, size_t end, unsigned mode);
  *  grapheme cluster starting there, or 0 when it is not an emoji. */
 size_t ctk__emoji_scan(const ctk_scanner *s, size_t i, uint32_t cp, size_t len);
 
+/** Whether a code point alone, with nothing after it, is an emoji cluster
+ *  by ctk__emoji_scan's rule (a character written as a reference, "&hearts;",
+ *  "&#128512;", is read so). */
+bool ctk__is_emoji_alone(uint32_t cp);
+
 /** Whether a code point is Extended_Pictographic (an emoji's base); false for
  *  CTK_EOF. */
 bool ctk__is_pictographic(uint32_t cp);
@@ -282,6 +291,10 @@ size_t ctk__keycap_scan(const ctk_scanner *s, size_t i);
 /** The emoticon an emoji cluster [start, end) draws (":)", "<3", …), or NULL
  *  (CTK_OPT_EMOJI_FACES). */
 const char *ctk__emoji_face(const ctk_scanner *s, size_t start, size_t end);
+
+/** The emoticon a one-code-point emoji draws, or NULL: ctk__emoji_face of a
+ *  character written as a reference ("&hearts;" is "<3"). */
+const char *ctk__emoji_face_of(uint32_t cp);
 
 /** Writes an emoji cluster's text: its code points minus U+FE0E, U+FE0F and
  *  skin-tone modifiers that follow another code point. */

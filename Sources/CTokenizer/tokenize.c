@@ -325,6 +325,82 @@ static size_t tag_possessive_end(const ctk_scanner *s, size_t j)
     return end > k ? end : j;
 }
 
+/* Whether a word that ends at `j` may have a clitic written apart after it:
+ * a space, then an apostrophe, a space or a byte that may begin either (the
+ * test of every word; spaced_clitic_end decides). */
+CTK_INLINE bool clitic_may_follow(const ctk_scanner *s, size_t j)
+{
+    if (CTK_LIKELY(j + 2 >= s->n || s->src[j] != ' ')) return false;
+    uint8_t b = s->src[j + 1];
+    return b == '\'' || b == ' ' || b == '&' || b >= 0x80;
+}
+
+/* Whether [c, c + m) are the letters of a clitic: "s", "re", "ll", "ve",
+ * "m" or "d", and also "t" when `t` ("n't"), in any case. */
+static bool is_clitic(const ctk_scanner *s, size_t c, size_t m, bool t)
+{
+    if (m == 0 || m > 2) return false;
+    char l0 = (char)(s->src[c] | 0x20), l1 = m == 2 ? (char)(s->src[c + 1] | 0x20) : 0;
+    return m == 1 ? l0 == 's' || l0 == 'm' || l0 == 'd' || (t && l0 == 't')
+                  : (l0 == 'r' && l1 == 'e') || (l0 == 'l' && l1 == 'l') || (l0 == 'v' && l1 == 'e');
+}
+
+/* Whether the word [start, end) ends in a clitic after an apostrophe (any of
+ * the word apostrophes, or one written as a reference): "don't", "it's". */
+static bool ends_in_clitic(const ctk_scanner *s, size_t start, size_t end)
+{
+    size_t after = 0; /* where the last apostrophe ends */
+    for (size_t i = start; i < end;) {
+        size_t len;
+        if (ctk__is_apostrophe(ctk__peek(s, i, &len))) after = i + len;
+        i += len;
+    }
+    return after && is_clitic(s, after, end - after, true);
+}
+
+/* Where a clitic written apart from the word [start, j) ends — spaces,
+ * an apostrophe (any of the word apostrophes, or "&#39;"), and "s", "re",
+ * "ll", "ve", "m" or "d" in any case with no word character, '_' or
+ * apostrophe after it — or `j` when there is none. Pre-tokenized dumps write
+ * "it 's", "Sam Smith 's song", "they 're", "I 'm", as the Penn Treebank
+ * splits them; the clitic is the word's, as in "it's" and "Smith's" (and as
+ * a spaced "'s" after a mention or a hashtag is theirs: tag_possessive_end),
+ * not a quote and a word "s". A quoted letter ("some good 'd' right") and a
+ * quote that begins a word ("he said 'sorry'", "it 'sup") are left as they
+ * are, and so are "'t" ("don 't"; the "n't" of "do n't" is a word already)
+ * and a clitic after a word that ends in one ("don't 's"; "O'Rilley 's" is
+ * "o'rilley's"). */
+static __attribute__((noinline)) size_t spaced_clitic_end(const ctk_scanner *s, size_t start, size_t j)
+{
+    size_t k = j;
+    while (k < s->n && s->src[k] == ' ') k++;
+    size_t len;
+    uint32_t a = ctk__peek(s, k, &len);
+    if (k == j || !ctk__is_apostrophe(a)) return j;
+    size_t c = k + len, m = 0; /* the clitic's letters: [c, c + m) */
+    while (c + m < s->n && m < 3 && (ctk__ascii[s->src[c + m]] & CTK_A_ALPHA)) m++;
+    if (!is_clitic(s, c, m, false)) return j;
+    uint32_t next = ctk__peek(s, c + m, &len);
+    if (ctk__is_word_char(next) || next == '_' || ctk__is_apostrophe(next) || ends_in_clitic(s, start, j)) return j;
+    return c + m;
+}
+
+/* Writes the text of a clitic spaced_clitic_end found, which ends at `end`:
+ * "'" and its letters, lower-cased; counts them in `*letters` and
+ * `*upper`. */
+static void put_spaced_clitic(ctk_scanner *s, size_t end, uint32_t *letters, uint32_t *upper)
+{
+    size_t c = end;
+    while (ctk__ascii[s->src[c - 1]] & CTK_A_ALPHA) c--;
+    ctk__put_byte(s, '\'');
+    for (; c < end; c++) {
+        uint8_t b = s->src[c];
+        *letters += 1;
+        *upper += (ctk__ascii[b] & CTK_A_UPPER) != 0;
+        ctk__put_byte(s, (uint8_t)(b | 0x20));
+    }
+}
+
 /*
  * Scans a word from `i`: letters, digits and marks, also written as numeric
  * character references ("caf&#233;", "cafe&#769;"), with inner apostrophes
@@ -370,7 +446,9 @@ static size_t scan_word(const ctk_scanner *s, size_t i, ctk_facts *f, bool hasht
                  * the word goes on through it, as through the character. */
                 uint32_t cp;
                 size_t len = ctk__entity(src + i, n - i, &cp);
-                if (len && ctk__is_word_char(cp)) {
+                size_t next_len;
+                if (len && (ctk__is_word_char(cp) ||
+                            (is_invisible_in_word(cp) && ctk__is_word_char(ctk__peek(s, i + len, &next_len))))) {
                     unsigned k = ctk__uclass(cp);
                     if (k & CTK_U_LETTER) {
                         letters++;
@@ -456,7 +534,8 @@ static size_t scan_word(const ctk_scanner *s, size_t i, ctk_facts *f, bool hasht
 
 /* Writes the text of a word or hashtag body [start, end) and emits it; the
  * token spans [src_start, src_end) of the input (src_end ≥ end: a hashtag's
- * possessive is in the token, not in its text). Returns src_end. */
+ * possessive is in the token, not in its text; a word's spaced clitic,
+ * spaced_clitic_end, is in both). Returns src_end. */
 static size_t produce_word(ctk_scanner *s, ctk_kind kind, size_t src_start, size_t start,
                            size_t end, size_t src_end, const ctk_facts *f)
 {
@@ -493,11 +572,14 @@ static size_t produce_word(ctk_scanner *s, ctk_kind kind, size_t src_start, size
         s->text_length += k;
     }
 
+    uint32_t letters = f->letters, upper = f->upper;
+    if (kind == CTK_WORD && src_end > end) put_spaced_clitic(s, src_end, &letters, &upper);
+
     unsigned flags = 0;
     if (s->el_hit) flags |= CTK_FLAG_ELONGATED;
-    if (f->letters >= 2 && f->upper == f->letters) flags |= CTK_FLAG_ALLCAPS;
+    if (letters >= 2 && upper == letters) flags |= CTK_FLAG_ALLCAPS;
     s->el_on = false;
-    s->stats->latin_letters += f->letters - f->other;
+    s->stats->latin_letters += letters - f->other;
     s->stats->other_letters += f->other;
     emit(s, kind, flags, src_start, src_end, t0);
     return src_end;
@@ -512,28 +594,41 @@ static bool slash_word_ends_at(const ctk_scanner *s, size_t i)
     return !ctk__is_word_char(cp) && cp != '_' && cp != '/';
 }
 
-/* The abbreviations tweets write with a slash, at the one-letter word "w" or
- * "b" at `i` with a '/' right after it (and none before it): "w/o" and "w/out"
- * (without, which are negation cues as "without" is) and "b/c" (because) as
- * whole words, and "w/" (with) as a word before white space, punctuation or
- * a word of two or more characters ("w/ friends", "w/the team": word:w/
- * word:the …). Returns the end of the token it emits, or 0: "w/e", "w/b"
- * (whatever, will be …), "b/w", "and/or" and "1/2" are read as before, each
- * part a token and the '/' punctuation. Any case; text lower-cased. */
+/* Whether the letters `lit` (lower case) are at `j`, in any case, and a slash
+ * abbreviation may end after them. */
+static bool slash_part_at(const ctk_scanner *s, size_t j, const char *lit)
+{
+    size_t len = strlen(lit);
+    return has_prefix_ci(s, j, lit, len) && slash_word_ends_at(s, j + len);
+}
+
+/* The abbreviations tweets write with a slash, at a word "w", "b", "s" or
+ * "and" at `i` with a '/' right after it (and none before it), as whole
+ * words: "w/o" and "w/out" (without, which are negation cues as "without"
+ * is), "b/c" (because), "w/e" (whatever, or the weekend), "w/end" (the
+ * weekend), "w/b" (will be, welcome back), "b/w" (between), "s/o" (a
+ * shout-out) and "and/or"; and "w/" (with) as a word before white space,
+ * punctuation, a word of two or more characters ("w/ friends", "w/the team":
+ * word:w/ word:the …) or a "u" ("w/u", with you: word:w/ word:u). Returns the
+ * end of the token it emits, or 0: "w/a", "s/of", "his/her", "sand/or" and
+ * "1/2" are read as before, each part a token and the '/' punctuation. Any
+ * case; text lower-cased. */
 static __attribute__((noinline)) size_t slash_word(ctk_scanner *s, size_t i)
 {
     const uint8_t *src = s->src;
-    size_t n = s->n, j = i + 2; /* after the '/' */
+    size_t j = i + 2; /* after the '/' of a one-letter word */
     if (i > 0 && src[i - 1] == '/') return 0;
     uint8_t first = (uint8_t)(src[i] | 0x20);
     size_t end = 0;
-    if (first == 'w') {
-        if (j < n && (src[j] | 0x20) == 'o' && slash_word_ends_at(s, j + 1))
+    if (src[i + 1] != '/') {
+        /* The one word of three letters: "and/or". */
+        if (has_prefix_ci(s, i, "and/", 4) && slash_part_at(s, i + 4, "or")) end = i + 6;
+    } else if (first == 'w') {
+        if (slash_part_at(s, j, "o") || slash_part_at(s, j, "e") || slash_part_at(s, j, "b"))
             end = j + 1;
-        else if (n - j >= 3 && (src[j] | 0x20) == 'o' && (src[j + 1] | 0x20) == 'u' && (src[j + 2] | 0x20) == 't' &&
-                 slash_word_ends_at(s, j + 3))
+        else if (slash_part_at(s, j, "out") || slash_part_at(s, j, "end"))
             end = j + 3;
-        else if (slash_word_ends_at(s, j))
+        else if (slash_word_ends_at(s, j) || slash_part_at(s, j, "u"))
             end = j;
         else {
             /* A word of two or more characters glued after it: "w/the". */
@@ -542,7 +637,9 @@ static __attribute__((noinline)) size_t slash_word(ctk_scanner *s, size_t i)
             if (ctk__is_word_char(cp) && ctk__is_word_char(ctk__peek(s, j + len, &len))) end = j;
         }
     } else if (first == 'b') {
-        if (j < n && (src[j] | 0x20) == 'c' && slash_word_ends_at(s, j + 1)) end = j + 1;
+        if (slash_part_at(s, j, "c") || slash_part_at(s, j, "w")) end = j + 1;
+    } else if (first == 's') {
+        if (slash_part_at(s, j, "o")) end = j + 1;
     }
     if (!end) return 0;
     size_t t0 = s->text_length;
@@ -566,9 +663,11 @@ static size_t word_general(ctk_scanner *s, size_t i)
     ctk_facts f = { 0 };
     size_t end = scan_word(s, i, &f, false);
     size_t link;
-    if (CTK_UNLIKELY(end - i == 1 && end < s->n && s->src[end] == '/') && (link = slash_word(s, i))) return link;
+    if (CTK_UNLIKELY((end - i == 1 || end - i == 3) && end < s->n && s->src[end] == '/') && (link = slash_word(s, i)))
+        return link;
     if (host_may_go_on(s, end) && (link = bare_url(s, i))) return link;
-    return produce_word(s, CTK_WORD, i, i, end, end, &f);
+    size_t src_end = clitic_may_follow(s, end) ? spaced_clitic_end(s, i, end) : end;
+    return produce_word(s, CTK_WORD, i, i, end, src_end, &f);
 }
 
 /*
@@ -640,8 +739,8 @@ CTK_INLINE size_t word_body(ctk_scanner *s, size_t i)
 
     size_t len = j - i;
     size_t link;
-    /* "w/o", "w/", "b/c" (slash_word). */
-    if (CTK_UNLIKELY(len == 1 && j < n && src[j] == '/') && (link = slash_word(s, i))) return link;
+    /* "w/o", "w/", "b/c", "s/o", "and/or" (slash_word). */
+    if (CTK_UNLIKELY((len == 1 || len == 3) && j < n && src[j] == '/') && (link = slash_word(s, i))) return link;
     size_t letters = len - apostrophes;
     if (seen & CTK_A_DIGIT) {
         for (size_t k = 0; k < len; k++) letters -= (ctk__ascii[out[k]] & CTK_A_DIGIT) != 0;
@@ -661,9 +760,17 @@ CTK_INLINE size_t word_body(ctk_scanner *s, size_t i)
     bool allcaps = letters >= 2 && !(seen & CTK_A_LOWER);
 
     s->text_length = t0 + len;
+    size_t end = j;
+    if (CTK_UNLIKELY(clitic_may_follow(s, j)) && (end = spaced_clitic_end(s, i, j)) > j) {
+        /* "it 's": the word's own clitic ("it's"). */
+        uint32_t clitic_letters = 0, clitic_upper = 0;
+        put_spaced_clitic(s, end, &clitic_letters, &clitic_upper);
+        letters += clitic_letters;
+        allcaps = letters >= 2 && !(seen & CTK_A_LOWER) && clitic_upper == clitic_letters;
+    }
     s->stats->latin_letters += letters;
-    emit_body(s, CTK_WORD, allcaps ? CTK_FLAG_ALLCAPS : 0, i, j, t0);
-    return j;
+    emit_body(s, CTK_WORD, allcaps ? CTK_FLAG_ALLCAPS : 0, i, end, t0);
+    return end;
 }
 
 /* word_body out of line, for the callers off the hot path (the dispatch loop
@@ -776,11 +883,12 @@ static size_t url_rest(ctk_scanner *s, size_t i, size_t body)
             if (b == '&' && (s->options & CTK_OPT_ENTITIES)) {
                 uint32_t cp;
                 size_t len = ctk__entity(s->src + j, s->n - j, &cp);
-                /* A named entity but "&amp;" ends the URL; a numeric reference
-                 * where its character would, or is an apostrophe, as "&#39;"
-                 * always did ("&#45;" and "&#233;" go on, "&#8211;" ends it). */
+                /* A reference ends the URL where its character would, or
+                 * when it is an apostrophe, as "&#39;" always did: "&amp;",
+                 * "&#45;", "&#233;" and "&eacute;" go on, "&#8211;",
+                 * "&hellip;", "&quot;", "&lt;" and "&nbsp;" end it. */
                 if (len && cp != '&' &&
-                    (s->src[j + 1] != '#' || ctk__is_apostrophe(cp) ||
+                    (ctk__is_apostrophe(cp) ||
                      (cp < 0x80 ? (ctk__ascii[cp] & CTK_A_SPACE) || cp == '"' || cp == '<' || cp == '>'
                                 : !(ctk__uclass(cp) & CTK_U_WORD))))
                     break;
@@ -1019,16 +1127,31 @@ static size_t dots(ctk_scanner *s, size_t i)
                       : emit_punct(s, i, j, true, 0, "...", 3);
 }
 
-/* A character written as an entity ("&#8211;", "&nbsp;", "&#8217;") that
- * starts no token of another kind: white space and default-ignorables are
+/* A character written as an entity ("&#8211;", "&nbsp;", "&#8217;",
+ * "&hellip;", "&hearts;") that starts no token of another kind, read as the
+ * character written plainly is: white space and default-ignorables are
  * skipped, an apostrophe is the punctuation "'" (as a typographic one is),
- * other punctuation one token (clause punctuation ends the negation scope),
+ * "…" a run of dots and "‼" one of '!' (with the characters, plain or
+ * written so, that follow), an emoji by itself an emoji (or the emoticon it
+ * draws: "&hearts;" is "<3" with CTK_OPT_EMOJI_FACES, as "♥" is), other
+ * punctuation one token (clause punctuation ends the negation scope),
  * anything else a symbol, text as NFKC_Casefold writes it. */
 static __attribute__((noinline)) size_t entity_single(ctk_scanner *s, size_t i, uint32_t cp, size_t len)
 {
     unsigned k = ctk__uclass(cp);
     if (k & CTK_U_SKIP) return i + len;
     if (ctk__is_apostrophe(cp)) return emit_punct(s, i, i + len, false, 0, "'", 1);
+    if (cp == 0x2026) return dots(s, i);
+    if (bang_chars(cp)) return bang_run(s, i);
+    if (ctk__is_emoji_alone(cp)) {
+        const char *face = (s->options & CTK_OPT_EMOJI_FACES) ? ctk__emoji_face_of(cp) : NULL;
+        if (face) return emit_literal(s, CTK_EMOTICON, 0, i, i + len, face, strlen(face));
+        uint8_t buf[4];
+        size_t t0 = s->text_length;
+        ctk__put(s, buf, ctk__utf8_encode(cp, buf));
+        emit(s, CTK_EMOJI, 0, i, i + len, t0);
+        return i + len;
+    }
     if (k & CTK_U_PUNCT) return emit_punct(s, i, i + len, ctk__is_clause_cp(cp), 0, NULL, 0);
     size_t t0 = s->text_length;
     ctk__fold_span(s, i, i + len, 0);

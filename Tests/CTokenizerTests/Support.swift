@@ -1,4 +1,5 @@
 import CTokenizer
+import Testing
 
 /// One token as the tests see it: the C token plus its normalized text.
 struct Token: Equatable, CustomStringConvertible {
@@ -104,4 +105,32 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+}
+
+/// A size query (no buffers) counts the tokens and the text bytes that a
+/// call with buffers writes, and buffers of exactly those sizes are enough:
+/// the pass that only counts must agree with the one that writes.
+func expectSizeQueryAgrees(_ string: String, options: UInt32 = Options.default,
+                           sourceLocation: SourceLocation = #_sourceLocation) {
+    let bytes = Array(string.utf8)
+    let reference = tokenize(bytes, options: options)
+    var stats = ctk_stats()
+    let code = bytes.withUnsafeBytes { ctk_tokenize($0.baseAddress, $0.count, options, 0, nil, 0, nil, 0, &stats) }
+    #expect(code == (reference.tokens.isEmpty && reference.text.isEmpty ? CTK_OK : CTK_ERROR_NOSPACE), "\(string)", sourceLocation: sourceLocation)
+    #expect(stats.token_count == reference.tokens.count && stats.text_length == reference.text.count,
+            "\(string): the size query counts \(stats.token_count) tokens, \(stats.text_length) bytes; written \(reference.tokens.count), \(reference.text.count)",
+            sourceLocation: sourceLocation)
+    var tokens = [ctk_token](repeating: ctk_token(), count: stats.token_count)
+    var text = [CChar](repeating: 0, count: stats.text_length)
+    var exact = ctk_stats()
+    let tokenCount = tokens.count, textCount = text.count
+    let exactCode = bytes.withUnsafeBytes { input in
+        tokens.withUnsafeMutableBufferPointer { t in
+            text.withUnsafeMutableBufferPointer { x in
+                ctk_tokenize(input.baseAddress, input.count, options, 0, t.baseAddress, tokenCount, x.baseAddress, textCount, &exact)
+            }
+        }
+    }
+    #expect(exactCode == CTK_OK, "\(string): buffers of the queried sizes", sourceLocation: sourceLocation)
+    #expect(tokens.map(\.hash) == reference.tokens.map(\.hash), "\(string)", sourceLocation: sourceLocation)
 }

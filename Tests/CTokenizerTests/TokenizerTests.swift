@@ -573,7 +573,6 @@ struct TokenizerTests {
         ("#DonaldTrump 's pageant", ["hashtag:donaldtrump", "word:pageant"]),
         ("@user 'sup", ["user:<user>", "punct:'", "word:sup"]),
         ("#tag 'so'", ["hashtag:tag", "punct:'", "word:so", "punct:'"]),
-        ("Sam Smith 's songs", ["word:sam", "word:smith", "punct:'", "word:s", "word:songs"]),
         ("the 90 's", ["word:the", "number:90", "punct:'", "word:s"]),
     ])
     func spacedTagPossessive(text: String, expected: [String]) throws {
@@ -582,7 +581,7 @@ struct TokenizerTests {
         #expect(result.list.map(\.description) == expected)
     }
 
-    @Test("The slash abbreviations w/, w/o and b/c are words, w/o a negation cue, while and/or, dates and links are read as before", arguments: [
+    @Test("The slash abbreviations w/, w/o and b/c are words, w/o a negation cue, while other letters around a slash, dates and links are read as before", arguments: [
         ("w/o you", ["word:w/o[negator]", "word:you[neg]"]),
         ("W/O NBA", ["word:w/o[caps,negator]", "word:nba[neg,caps]"]),
         ("w/out NFL games", ["word:w/out[negator]", "word:nfl[neg,caps]", "word:games[neg]"]),
@@ -593,10 +592,8 @@ struct TokenizerTests {
         ("w/@user.", ["word:w/", "user:<user>", "punct:."]),
         ("b/c it", ["word:b/c", "word:it"]),
         ("B/C", ["word:b/c[caps]"]),
-        ("w/e.", ["word:w", "punct:/", "word:e", "punct:."]),
-        ("b/w", ["word:b", "punct:/", "word:w"]),
         ("b/cuz", ["word:b", "punct:/", "word:cuz"]),
-        ("and/or", ["word:and", "punct:/", "word:or"]),
+        ("x/y", ["word:x", "punct:/", "word:y"]),
         ("a/w/o", ["word:a", "punct:/", "word:w", "punct:/", "word:o"]),
         ("bw/o", ["word:bw", "punct:/", "word:o"]),
         ("1/2", ["number:1", "punct:/", "number:2"]),
@@ -612,6 +609,277 @@ struct TokenizerTests {
         let code = bytes.withUnsafeBytes { ctk_tokenize($0.baseAddress, $0.count, Options.default, 0, nil, 0, nil, 0, &stats) }
         #expect(code == CTK_ERROR_NOSPACE)
         #expect(stats.token_count == result.tokens.count)
+    }
+
+    @Test("A clitic written apart from its word, as pre-tokenized dumps write it, is part of the word as written together", arguments: [
+        ("it 's great", ["word:it's", "word:great"]),
+        ("Sam Smith 's song", ["word:sam", "word:smith's", "word:song"]),
+        ("Mackenzie  's house", ["word:mackenzie's", "word:house"]),
+        ("they 're here", ["word:they're", "word:here"]),
+        ("we 'll see", ["word:we'll", "word:see"]),
+        ("I 've been", ["word:i've", "word:been"]),
+        ("I 'm koolin", ["word:i'm", "word:koolin"]),
+        ("Ban it I 'd say.", ["word:ban", "word:it", "word:i'd", "word:say", "punct:."]),
+        ("IT 'S", ["word:it's[caps]"]),
+        ("he \u{2019}s", ["word:he's"]),
+        ("it &#39;s ok", ["word:it's", "word:ok"]),
+        ("caf\u{E9} 's", ["word:caf\u{E9}'s"]),
+        ("sooo 's", ["word:soo's[elong]"]),
+        ("not it 's", ["word:not[negator]", "word:it's[neg]"]),
+        ("he said 'sorry'", ["word:he", "word:said", "punct:'", "word:sorry", "punct:'"]),
+        ("'s fine", ["punct:'", "word:s", "word:fine"]),
+        ("some good 'd' right", ["word:some", "word:good", "punct:'", "word:d", "punct:'", "word:right"]),
+        ("it 'sup", ["word:it", "punct:'", "word:sup"]),
+        ("it 's_", ["word:it", "punct:'", "word:s", "punct:_"]),
+        ("it's 's", ["word:it's", "punct:'", "word:s"]),
+        ("O'Rilley 's show", ["word:o'rilley's", "word:show"]),
+        ("don&#39;t &apos;s", ["word:don't[negator]", "punct:'[neg]", "word:s[neg]"]),
+        ("do n't", ["word:do", "word:n't[negator]"]),
+        ("don 't", ["word:don", "punct:'", "word:t"]),
+        ("the 90 's", ["word:the", "number:90", "punct:'", "word:s"]),
+        ("w/ 's", ["word:w/", "punct:'", "word:s"]),
+        ("@user 's", ["user:<user>"]),
+    ])
+    func spacedClitic(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+        // A word that spans its spaced clitic is the same token, hash included, as the word written with it.
+        for joined in result.list where joined.kind == Int32(CTK_WORD.rawValue) {
+            let source = Array(text.utf8)[Int(joined.raw.source_offset)..<Int(joined.raw.source_offset + joined.raw.source_length)]
+            guard source.contains(UInt8(ascii: " ")) else { continue }
+            let plain = tokenize(joined.text).list
+            #expect(plain.count == 1 && plain[0].raw.hash == joined.raw.hash, "\(joined.text)")
+        }
+        expectSizeQueryAgrees(text)
+    }
+
+    @Test("The slash abbreviations w/e, w/b, w/end, b/w, s/o and and/or are words, w/u is w/ and u, and none is a negation cue", arguments: [
+        ("w/e.", ["word:w/e", "punct:."]),
+        ("4th of July w/e it", ["word:4th", "word:of", "word:july", "word:w/e", "word:it"]),
+        ("next w/end.", ["word:next", "word:w/end", "punct:."]),
+        ("w/b on Sun", ["word:w/b", "word:on", "word:sun"]),
+        ("B/w us", ["word:b/w", "word:us"]),
+        ("S/O to @user", ["word:s/o[caps]", "word:to", "user:<user>"]),
+        ("s/o", ["word:s/o"]),
+        ("not s/o", ["word:not[negator]", "word:s/o[neg]"]),
+        ("and/or Traci", ["word:and/or", "word:traci"]),
+        ("AND/OR", ["word:and/or[caps]"]),
+        ("agreed w/u,his", ["word:agreed", "word:w/", "word:u", "punct:,", "word:his"]),
+        ("w/every", ["word:w/", "word:every"]),
+        ("w/ending", ["word:w/", "word:ending"]),
+        ("w/bff", ["word:w/", "word:bff"]),
+        ("s/of", ["word:s", "punct:/", "word:of"]),
+        ("x/s/o", ["word:x", "punct:/", "word:s", "punct:/", "word:o"]),
+        ("s/o/x", ["word:s", "punct:/", "word:o", "punct:/", "word:x"]),
+        ("his/her", ["word:his", "punct:/", "word:her"]),
+        ("sand/or", ["word:sand", "punct:/", "word:or"]),
+        ("and/orange", ["word:and", "punct:/", "word:orange"]),
+        ("and/ or", ["word:and", "punct:/", "word:or"]),
+    ])
+    func slashAbbreviationsRevision5(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+        expectSizeQueryAgrees(text)
+    }
+
+    @Test("Named references to Latin-1 letters, typographic punctuation and common symbols are decoded, a letter as part of its word", arguments: [
+        ("caf&eacute; &hellip; &mdash;", ["word:caf\u{E9}", "punct:...", "punct:\u{2014}"]),
+        ("CAF&Eacute;", ["word:caf\u{E9}[caps]"]),
+        ("&Eacute;t&eacute; x", ["word:\u{E9}t\u{E9}", "word:x"]),
+        ("Espa&ntilde;a &uuml;ber", ["word:espa\u{F1}a", "word:\u{FC}ber"]),
+        ("stra&szlig;e", ["word:strasse"]),
+        ("don&rsquo;t go", ["word:don't[negator]", "word:go[neg]"]),
+        ("it &rsquo;s", ["word:it's"]),
+        ("&ldquo;hi&rdquo; &lsquo;x&rsquo;", ["punct:\u{201C}", "word:hi", "punct:\u{201D}", "punct:'", "word:x", "punct:'"]),
+        ("1&ndash;2 &bull; x", ["number:1", "punct:\u{2013}", "number:2", "punct:\u{2022}", "word:x"]),
+        ("wait&hellip;&hellip;", ["word:wait", "punct:..."]),
+        ("not &hellip; good", ["word:not[negator]", "punct:...", "word:good"]),
+        ("&euro;5 &pound;3 20&deg;", ["symbol:\u{20AC}", "number:5", "symbol:\u{A3}", "number:3", "number:20", "symbol:\u{B0}"]),
+        ("&copy; &reg; &trade;", ["symbol:\u{A9}", "symbol:\u{AE}", "symbol:tm"]),
+        ("I &hearts; NY", ["word:i", "emoji:\u{2665}", "word:ny[caps]"]),
+        ("&#128512;&spades;", ["emoji:\u{1F600}", "emoji:\u{2660}"]),
+        ("caf&eacute;@x caf&eacute;#x", ["word:caf\u{E9}", "punct:@", "word:x", "word:caf\u{E9}", "punct:#", "word:x"]),
+        ("#caf&eacute;", ["hashtag:caf\u{E9}"]),
+        ("http://t.co/ab&hellip;", ["url:<url>", "punct:..."]),
+        ("http://x.com/caf&eacute; x", ["url:<url>", "word:x"]),
+        ("http://x.com/?a=1&amp;b=2", ["url:<url>"]),
+        ("&eacute", ["punct:&", "word:eacute"]),
+        ("&EACUTE;", ["punct:&", "word:eacute[caps]", "punct:;"]),
+        ("&eacutex;", ["punct:&", "word:eacutex", "punct:;"]),
+        ("&amp;eacute;", ["punct:&", "word:eacute", "punct:;"]),
+        ("&;", ["punct:&", "punct:;"]),
+    ])
+    func namedReferences(text: String, expected: [String]) throws {
+        let result = tokenize(text)
+        try #require(result.code == CTK_OK)
+        #expect(result.list.map(\.description) == expected)
+        expectSizeQueryAgrees(text)
+        // An emoji so written draws its emoticon as the emoji does ("♥" is "<3").
+        let faces = Options.default | Options.emojiFaces
+        #expect(tokenize(text, options: faces).list.map(\.description)
+                == tokenize(text.replacingOccurrences(of: "&hearts;", with: "\u{2665}"), options: faces).list.map(\.description))
+        // Without CTK_OPT_ENTITIES every reference stays literal.
+        #expect(!tokenize(text, options: Options.negation).list.map(\.text).contains("caf\u{E9}"))
+    }
+
+    /// The HTML 4 names of the Latin-1 characters (U+00A0–U+00FF), of the
+    /// typographic punctuation and of the symbols that entities.c decodes,
+    /// from Python's html.entities.name2codepoint.
+    static let namedReferences: [(name: String, scalar: UInt32)] = [
+        ("AElig", 0xC6),
+        ("Aacute", 0xC1),
+        ("Acirc", 0xC2),
+        ("Agrave", 0xC0),
+        ("Aring", 0xC5),
+        ("Atilde", 0xC3),
+        ("Auml", 0xC4),
+        ("Ccedil", 0xC7),
+        ("Dagger", 0x2021),
+        ("ETH", 0xD0),
+        ("Eacute", 0xC9),
+        ("Ecirc", 0xCA),
+        ("Egrave", 0xC8),
+        ("Euml", 0xCB),
+        ("Iacute", 0xCD),
+        ("Icirc", 0xCE),
+        ("Igrave", 0xCC),
+        ("Iuml", 0xCF),
+        ("Ntilde", 0xD1),
+        ("OElig", 0x152),
+        ("Oacute", 0xD3),
+        ("Ocirc", 0xD4),
+        ("Ograve", 0xD2),
+        ("Oslash", 0xD8),
+        ("Otilde", 0xD5),
+        ("Ouml", 0xD6),
+        ("Prime", 0x2033),
+        ("Scaron", 0x160),
+        ("THORN", 0xDE),
+        ("Uacute", 0xDA),
+        ("Ucirc", 0xDB),
+        ("Ugrave", 0xD9),
+        ("Uuml", 0xDC),
+        ("Yacute", 0xDD),
+        ("Yuml", 0x178),
+        ("aacute", 0xE1),
+        ("acirc", 0xE2),
+        ("acute", 0xB4),
+        ("aelig", 0xE6),
+        ("agrave", 0xE0),
+        ("aring", 0xE5),
+        ("atilde", 0xE3),
+        ("auml", 0xE4),
+        ("bdquo", 0x201E),
+        ("brvbar", 0xA6),
+        ("bull", 0x2022),
+        ("ccedil", 0xE7),
+        ("cedil", 0xB8),
+        ("cent", 0xA2),
+        ("circ", 0x2C6),
+        ("clubs", 0x2663),
+        ("copy", 0xA9),
+        ("curren", 0xA4),
+        ("dagger", 0x2020),
+        ("darr", 0x2193),
+        ("deg", 0xB0),
+        ("diams", 0x2666),
+        ("divide", 0xF7),
+        ("eacute", 0xE9),
+        ("ecirc", 0xEA),
+        ("egrave", 0xE8),
+        ("emsp", 0x2003),
+        ("ensp", 0x2002),
+        ("eth", 0xF0),
+        ("euml", 0xEB),
+        ("euro", 0x20AC),
+        ("fnof", 0x192),
+        ("frac12", 0xBD),
+        ("frac14", 0xBC),
+        ("frac34", 0xBE),
+        ("harr", 0x2194),
+        ("hearts", 0x2665),
+        ("hellip", 0x2026),
+        ("iacute", 0xED),
+        ("icirc", 0xEE),
+        ("iexcl", 0xA1),
+        ("igrave", 0xEC),
+        ("iquest", 0xBF),
+        ("iuml", 0xEF),
+        ("laquo", 0xAB),
+        ("larr", 0x2190),
+        ("ldquo", 0x201C),
+        ("lsaquo", 0x2039),
+        ("lsquo", 0x2018),
+        ("macr", 0xAF),
+        ("mdash", 0x2014),
+        ("micro", 0xB5),
+        ("middot", 0xB7),
+        ("nbsp", 0xA0),
+        ("ndash", 0x2013),
+        ("not", 0xAC),
+        ("ntilde", 0xF1),
+        ("oacute", 0xF3),
+        ("ocirc", 0xF4),
+        ("oelig", 0x153),
+        ("ograve", 0xF2),
+        ("ordf", 0xAA),
+        ("ordm", 0xBA),
+        ("oslash", 0xF8),
+        ("otilde", 0xF5),
+        ("ouml", 0xF6),
+        ("para", 0xB6),
+        ("permil", 0x2030),
+        ("plusmn", 0xB1),
+        ("pound", 0xA3),
+        ("prime", 0x2032),
+        ("raquo", 0xBB),
+        ("rarr", 0x2192),
+        ("rdquo", 0x201D),
+        ("reg", 0xAE),
+        ("rsaquo", 0x203A),
+        ("rsquo", 0x2019),
+        ("sbquo", 0x201A),
+        ("scaron", 0x161),
+        ("sect", 0xA7),
+        ("shy", 0xAD),
+        ("spades", 0x2660),
+        ("sup1", 0xB9),
+        ("sup2", 0xB2),
+        ("sup3", 0xB3),
+        ("szlig", 0xDF),
+        ("thinsp", 0x2009),
+        ("thorn", 0xFE),
+        ("tilde", 0x2DC),
+        ("times", 0xD7),
+        ("trade", 0x2122),
+        ("uacute", 0xFA),
+        ("uarr", 0x2191),
+        ("ucirc", 0xFB),
+        ("ugrave", 0xF9),
+        ("uml", 0xA8),
+        ("uuml", 0xFC),
+        ("yacute", 0xFD),
+        ("yen", 0xA5),
+        ("yuml", 0xFF),
+    ]
+
+    @Test("Every named reference reads as its character written plainly, inside a word and alone, and a misspelled one stays literal")
+    func everyNamedReference() throws {
+        for (name, scalar) in Self.namedReferences {
+            let character = String(UnicodeScalar(scalar)!)
+            for (written, plain) in [("x&\(name);y", "x\(character)y"), ("a &\(name); b", "a \(character) b"), ("&\(name);", character)] {
+                let result = tokenize(written)
+                try #require(result.code == CTK_OK, "\(written)")
+                #expect(result.list.map(\.description) == tokenize(plain).list.map(\.description), "\(written)")
+                expectSizeQueryAgrees(written)
+            }
+            // Misspelled: cut, or with a letter more, it is no reference.
+            for wrong in ["&\(name.dropLast());", "&\(name)q;", "&\(name)"] where !Self.namedReferences.contains(where: { "&\($0.name);" == wrong }) {
+                #expect(!tokenize(wrong).list.map(\.text).contains(character) || character.allSatisfy(\.isASCII), "\(wrong)")
+            }
+        }
     }
 
     @Test("A decade or a round number with an apostrophe and an s is the same word as without the apostrophe", arguments: [

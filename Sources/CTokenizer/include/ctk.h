@@ -32,10 +32,14 @@ extern "C" {
 typedef enum ctk_kind {
     /** A word, case-folded (NFKC_Casefold for non-ASCII), apostrophes kept:
      *  "Don't" → "don't", "I’m" → "i'm" (typographic apostrophes become '\''),
-     *  letter runs of 3+ shortened to 2 ("soooo" → "soo", CTK_FLAG_ELONGATED);
-     *  the slash abbreviations "w/" (before white space, punctuation or a
-     *  word of two or more characters), "w/o", "w/out" and "b/c" are words
-     *  ("W/O" → "w/o"), where "and/or" or "b/w" are two words and a '/'. */
+     *  and a clitic written apart after a word ("it 's", "Sam Smith 's", "I
+     *  'm": "'s", "'re", "'ll", "'ve", "'m", "'d") is part of it, text and
+     *  token ("it's", "smith's", "i'm"); letter runs of 3+ shortened to 2
+     *  ("soooo" → "soo", CTK_FLAG_ELONGATED); the slash abbreviations "w/"
+     *  (before white space, punctuation, a "u" or a word of two or more
+     *  characters), "w/o", "w/out", "b/c", "w/e", "w/end", "w/b", "b/w",
+     *  "s/o" and "and/or" are words ("W/O" → "w/o"), where "his/her" or "1/2"
+     *  are two tokens and a '/'. */
     CTK_WORD = 1,
     /** Digits with inner separators: "3", "1,000", "3.14", "10:30"; a
      *  possessive "'s" after them is part of the token, not of its text
@@ -108,12 +112,17 @@ typedef enum ctk_kind {
 /** Shorten elongated letter runs to two letters. */
 #define CTK_OPT_ELONGATION  (1u << 1)
 /** Decode the HTML entities tweets are published with: &amp; &lt; &gt; &quot;
- *  &#39; &apos; &nbsp; and the numeric references &#NNN; and &#xHH; (so
- *  "&lt;3" is the emoticon "<3", "don&#039;t" the word "don't", "&nbsp;" a
- *  space and "&#8211;" the punctuation "–"). An apostrophe so written joins a
- *  word, as "'" does, and a letter, digit or mark so written is part of the
- *  word, as the character would be ("caf&#233;" is the word "café"); any
- *  other character so written is a token of its own (an emoji too). */
+ *  &apos;, the named references of HTML 4's Latin-1 letters and symbols
+ *  (&nbsp; &eacute; &ntilde; &pound; &copy; …), typographic punctuation
+ *  (&hellip; &mdash; &rsquo; &ldquo; &bull; …) and a few more (&euro;
+ *  &trade; &hearts; …; entities.c has the list), and the numeric references
+ *  &#NNN; and &#xHH; (so "&lt;3" is the emoticon "<3", "don&#039;t" the word
+ *  "don't", "&nbsp;" a space and "&#8211;" the punctuation "–"). An
+ *  apostrophe so written joins a word, as "'" does, and a letter, digit or
+ *  mark so written is part of the word, as the character would be
+ *  ("caf&#233;" and "caf&eacute;" are the word "café"); any other character
+ *  so written is read as the character by itself: "&hellip;" is "...", and
+ *  "&hearts;" the emoji "♥" (or "<3" with CTK_OPT_EMOJI_FACES). */
 #define CTK_OPT_ENTITIES    (1u << 2)
 /** Leave punctuation tokens out of the output (they still end negation). */
 #define CTK_OPT_DROP_PUNCT  (1u << 3)
