@@ -360,6 +360,25 @@ struct LanguageTests {
         #expect(model.classify([text]).first?.language == .unsupported(code: code), "the batch path agrees")
     }
 
+    @Test("French posts with the French function words the list lacked (s'il, plaît, te, quand, pourquoi, veux, faut …) are French, and Spanish ones with te still Spanish", arguments: [
+        ("Un café s'il te plaît", "fr"), ("Un café s'il te plait", "fr"), ("Pourquoi tu veux partir", "fr"),
+        ("Quand tu veux", "fr"), ("Il faut que tu viennes", "fr"), ("Bonne nuit, tu me manques", "fr"),
+        ("Te quiero mucho", "es"), ("Te amo", "es"), ("Que te vaya bien", "es"),
+    ])
+    func frenchFunctionWords(text: String, code: String) throws {
+        #expect(try language(text) == .unsupported(code: code))
+        let model = try #require(Self.model)
+        #expect(model.classify([text]).first?.language == .unsupported(code: code), "the batch path agrees")
+    }
+
+    @Test("English posts with one of those French words, or a French phrase with them, stay English", arguments: [
+        "Bonne chance on your exam tomorrow!", "another glass s'il te plait", "one more coffee s'il te plaît",
+        "S'il te plaît, reviens", "te amo lol you are the best",
+    ])
+    func frenchFunctionWordsInEnglish(text: String) throws {
+        #expect(try language(text) == .english)
+    }
+
     @Test("Text without letters is undetermined and still scored")
     func undetermined() throws {
         #expect(try language("😍😍😍") == .undetermined)

@@ -67,8 +67,11 @@ struct LanguageDetector: Sendable {
     /// lists; revision 5 is fifteen more ("buenas noches", "feliz
     /// cumpleaños", "s'il te plaît", "hasta la vista", "gracias amigo",
     /// "joie de vivre" …) and "muchas", "vivir", "querida" and "querido" on
-    /// the Spanish list.
-    static let revision = 5
+    /// the Spanish list; revision 6 is "s'il", "plaît" (and "plait"), "te",
+    /// "tes", "ses", "quand", "pourquoi", "veux", "peux", "faut", "bonne",
+    /// "qu'elle" and "qu'on" on the French list, so that "Un café s'il te
+    /// plaît" is French, not Spanish by its "te" ("te" is on both lists now).
+    static let revision = 6
 
     /// Foreign stopwords needed before a Latin-script text is called foreign.
     static let minimumForeignHits = 2
@@ -98,7 +101,9 @@ struct LanguageDetector: Sendable {
                 "toujours", "jamais", "rien", "trop", "aussi", "alors", "donc", "parce", "quoi", "où", "ici", "là",
                 "avez", "sont", "sera", "ouais", "oui", "mdr", "ptdr", "vraiment", "gens", "jour", "soir", "nuit",
                 "temps", "vie", "chez", "sans", "depuis", "avant", "après", "leur", "ces", "ne", "n'est", "c'était",
-                "moi", "toi", "lui", "qu'il", "j'aime", "t'es", "y'a", "t'aime", "m'aime", "aime", "j'taime"]),
+                "moi", "toi", "lui", "qu'il", "j'aime", "t'es", "y'a", "t'aime", "m'aime", "aime", "j'taime",
+                "s'il", "plaît", "plait", "te", "tes", "ses", "quand", "pourquoi", "veux", "peux", "faut", "bonne",
+                "qu'elle", "qu'on"]),
         ("de", ["der", "das", "und", "ist", "nicht", "ich", "du", "ein", "eine", "mit", "auf", "für", "sehr",
                 "heute", "aber", "wir", "sie", "zu", "den", "dem", "auch", "noch", "schon", "bin", "liebe", "dich",
                 "mich", "mir", "dir", "ihr", "euch", "uns", "essen", "schrecklich", "guten", "morgen", "zusammen",
