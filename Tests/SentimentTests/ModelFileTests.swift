@@ -41,7 +41,7 @@ struct ModelFileTests {
         var manifest = model.manifest
         manifest.features.contrastWords.toggle()
         #expect(SentimentModel(manifest: manifest, weights: model.weights, directory: nil).id != model.id)
-        #expect(try SentimentModel.loadDefault().id == "default@1.0.0+9c580a34")
+        #expect(try SentimentModel.loadDefault().id == "default@1.0.0+43286585")
     }
 
     @Test("The model id names the emoji-faces table's revision when the model reads emoji as emoticons, and only then")

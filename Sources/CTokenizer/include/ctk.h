@@ -152,8 +152,14 @@ typedef enum ctk_kind {
  *  a space ("@user 's") as part of it, "w/", "w/o", "w/out" and "b/c" as
  *  words, "w/o" and "w/out" as negation cues, "the 90's" as the word "90s",
  *  and the idioms "can't wait", "no doubt", "nothing but" and "not only" as
- *  no negation). */
-#define CTK_TOKENIZER_REVISION 4
+ *  no negation; 5: a clitic written apart after a word ("it 's", "Sam Smith
+ *  's", "I 'm") as part of it, "w/e", "w/end", "w/b", "b/w", "s/o" and
+ *  "and/or" as words and "w/u" as "w/" and "u", the named references of
+ *  the HTML 4 Latin-1 letters and symbols, typographic punctuation and a few
+ *  more decoded ("caf&eacute;", "&hellip;", "&hearts;"), and a character
+ *  written as a reference read as the character by itself is: "&#8230;" a
+ *  run of dots, "&#9829;" an emoji). */
+#define CTK_TOKENIZER_REVISION 5
 /** Everything above except CTK_OPT_DROP_PUNCT and CTK_OPT_EMOJI_FACES:
  *  CTK_OPT_NEGATION | CTK_OPT_ELONGATION | CTK_OPT_ENTITIES. Spelled as one
  *  literal because Swift imports only simple macros (tokenize.c checks it). */
