@@ -130,10 +130,21 @@ struct ClassifyCommand: ParsableCommand {
         // how far the run got, and the process ends by the signal. Taken before
         // the model loads, which can take a while (a model on a slow disk), so
         // that a signal then ends the run in the same way, the summary saying
-        // nothing was classified.
-        let started = LockedValue<ClassifyPipeline?>(nil)
+        // nothing was classified. The signal's thread reads the stage and the
+        // main thread steps out of it under one lock, so there is no moment
+        // between the two when a signal finds neither: one as the model has
+        // loaded either keeps the pipeline from being handed over or finds it,
+        // and the pipeline, interrupted before it has started, does not start.
+        let stage = LockedValue(Stage.loadingModel)
         InterruptSignals.watch { signal in
-            guard let pipeline = started.value else {
+            let pipeline: ClassifyPipeline? = stage.update { stage in
+                guard case .classifying(let pipeline) = stage else {
+                    stage = .interruptedWhileLoading
+                    return nil
+                }
+                return pipeline
+            }
+            guard let pipeline else {
                 writeToStandardError(Summary.line(Tally(), seconds: 0, interruptedBy: signal, whileLoadingModel: true) + "\n")
                 InterruptSignals.end(by: signal)
             }
@@ -155,8 +166,13 @@ struct ClassifyCommand: ParsableCommand {
             format: format,
             // Not when the records go to a terminal too: the line would be cut into them.
             showsProgress: isatty(STDERR_FILENO) == 1 && isatty(STDOUT_FILENO) != 1))
-        started.value = pipeline
-        let outcome = pipeline.run(inputs: inputs)
+        let handedOver = stage.update { stage in
+            guard case .loadingModel = stage else { return false }
+            stage = .classifying(pipeline)
+            return true
+        }
+        // Interrupted: the signal's thread says so and ends the process.
+        guard handedOver, let outcome = pipeline.run(inputs: inputs) else { Self.waitForTheEnd() }
 
         // Said after the run, when the progress line is gone: such an input is one line anyway.
         for (input, line) in outcome.carriageReturnLines {
@@ -175,6 +191,23 @@ struct ClassifyCommand: ParsableCommand {
         // A reader that left took what it wanted: 0, as every command ends then, whatever
         // records the pipe happened to hold when it left.
         if outcome.tally.errors > 0 && outcome.writeError != EPIPE { throw ExitCode.dataError }
+    }
+}
+
+extension ClassifyCommand {
+    /// Where the run is, for a signal's thread.
+    enum Stage {
+        /// Loading the model: nothing is classified yet.
+        case loadingModel
+        /// A signal came while the model was loading: the pipeline is not to start.
+        case interruptedWhileLoading
+        /// The pipeline has the run, under way or about to start: it says what it wrote.
+        case classifying(ClassifyPipeline)
+    }
+
+    /// Waits for the signal's thread to end the process, once it has the run's end to say.
+    static func waitForTheEnd() -> Never {
+        while true { DispatchSemaphore(value: 0).wait() }
     }
 }
 

@@ -31,7 +31,8 @@ import Sentiment
 ///
 /// A run can be stopped from another thread (a signal's, `classify`'s
 /// Ctrl-C) with ``interrupt()``: the output ends at a batch's end, so every
-/// record written is whole.
+/// record written is whole. So can one that is yet to start: it then writes
+/// nothing.
 final class ClassifyPipeline: @unchecked Sendable {
     struct Configuration {
         var threads: Int
@@ -75,9 +76,20 @@ final class ClassifyPipeline: @unchecked Sendable {
 
     let model: SentimentModel
     let configuration: Configuration
-    /// The output of the run under way and when it started, under `lock`.
+    /// Where the pipeline is, for ``interrupt()``.
+    private enum State {
+        /// No run has started.
+        case ready
+        /// A run is under way: its output, and when it started.
+        case running(output: OrderedOutput, start: Double)
+        /// ``interrupt()`` came before ``run(inputs:outputFD:)``, which then writes nothing.
+        case interruptedBeforeStart
+        /// A run is over (its own outcome was returned).
+        case over
+    }
+    /// Under `lock`.
     private let lock = NSLock()
-    private var running: (output: OrderedOutput, start: Double)?
+    private var state = State.ready
 
     init(model: SentimentModel, configuration: Configuration) {
         precondition(configuration.threads > 0)
@@ -93,7 +105,11 @@ final class ClassifyPipeline: @unchecked Sendable {
     static let tokenTableBits = 18
 
     /// Classifies every line of `inputs` and writes the records to `outputFD`.
-    func run(inputs: [LineReader.Input], outputFD: Int32 = STDOUT_FILENO) -> Outcome {
+    ///
+    /// - Returns: how the run went; nil when ``interrupt()`` stopped it
+    ///   (the interrupting thread has what was written), or came before it,
+    ///   which then wrote nothing, not even a header.
+    func run(inputs: [LineReader.Input], outputFD: Int32 = STDOUT_FILENO) -> Outcome? {
         let configuration = self.configuration
         let model = self.model
         let start = monotonicSeconds()
@@ -108,7 +124,12 @@ final class ClassifyPipeline: @unchecked Sendable {
         }
         let writer = RecordWriter(format: configuration.format)
         let output = OrderedOutput(fd: outputFD, free: free, progressSince: configuration.showsProgress ? start : nil)
-        lock.withLock { running = (output, start) }
+        let starts = lock.withLock {
+            if case .interruptedBeforeStart = state { return false }
+            state = .running(output: output, start: start)
+            return true
+        }
+        guard starts else { return nil }
         let header = ByteBuffer(capacity: 128)
         writer.writeHeader(into: header)
         output.writeHeader(header.bytes)
@@ -139,11 +160,9 @@ final class ClassifyPipeline: @unchecked Sendable {
         }
         work()
         others.wait()
-        guard output.finish() else {
-            // Interrupted: the interrupting thread says so and ends the process.
-            while true { DispatchSemaphore(value: 0).wait() }
-        }
-        lock.withLock { running = nil }
+        // Interrupted: the interrupting thread says what was written.
+        guard output.finish() else { return nil }
+        lock.withLock { state = .over }
 
         return Outcome(
             tally: output.tally, seconds: monotonicSeconds() - start,
@@ -153,13 +172,26 @@ final class ClassifyPipeline: @unchecked Sendable {
     /// Stops the run under way, from another thread: the batch being written
     /// is written whole, and nothing after it (the workers stop at their next
     /// batch; one waiting for input may wait on, so the caller ends the
-    /// process). ``run(inputs:outputFD:)`` then never returns.
+    /// process). ``run(inputs:outputFD:)`` then returns nil, once its workers
+    /// have stopped. Before a run starts, it stops the run to come: that one
+    /// writes nothing and returns nil at once.
     ///
-    /// - Returns: what was written; nil when no run is under way (not yet
-    ///   started, or over: its own outcome is then returned).
+    /// - Returns: what was written (nothing, before the run); nil when the
+    ///   run is over (its own outcome is then returned).
     func interrupt() -> Interrupted? {
-        guard let (output, start) = lock.withLock({ running }), let written = output.interrupt() else { return nil }
-        return Interrupted(tally: written.tally, seconds: monotonicSeconds() - start, lastLine: written.lastLine,
-                           writeError: written.writeError)
+        let current: State = lock.withLock {
+            if case .ready = state { state = .interruptedBeforeStart }
+            return state
+        }
+        switch current {
+        case .ready, .interruptedBeforeStart:
+            return Interrupted(tally: Tally(), seconds: 0, lastLine: 0, writeError: nil)
+        case .running(let output, let start):
+            guard let written = output.interrupt() else { return nil }
+            return Interrupted(tally: written.tally, seconds: monotonicSeconds() - start, lastLine: written.lastLine,
+                               writeError: written.writeError)
+        case .over:
+            return nil
+        }
     }
 }

@@ -66,8 +66,8 @@ struct ClassifyPipelineTests {
         configuration.maxLineLength = 300
         configuration.blockSize = 512
         configuration.batchLines = 7
-        let outcome = ClassifyPipeline(model: model, configuration: configuration)
-            .run(inputs: [.file(inputURL.path)], outputFD: fd)
+        let outcome = try #require(ClassifyPipeline(model: model, configuration: configuration)
+            .run(inputs: [.file(inputURL.path)], outputFD: fd))
         return Run(output: Array(try Data(contentsOf: outputURL)), outcome: outcome)
     }
 
@@ -92,6 +92,68 @@ struct ClassifyPipelineTests {
         #expect(numbers == (1...500).map { $0 })
     }
 
+    @Test("A run interrupted before it starts writes nothing, not even the TSV header, and the interruption says that nothing was written",
+          arguments: [1, 2])
+    func interruptedBeforeItStarts(threads: Int) throws {
+        let model = try #require(Self.model)
+        let folder = try TemporaryFolder("pipeline")
+        let inputURL = folder.appendingPathComponent("in.txt")
+        try Data("good morning\nsee you\n".utf8).write(to: inputURL)
+        let outputURL = folder.appendingPathComponent("out.txt")
+        let fd = open(outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        // What classify's signal thread does when a signal comes as the model has loaded and the run is yet to start.
+        let pipeline = ClassifyPipeline(model: model, configuration: .init(threads: threads, format: .tsv))
+        let stopped = try #require(pipeline.interrupt(), "an interruption before the run was not taken")
+        #expect(stopped.tally == Tally() && stopped.lastLine == 0 && stopped.writeError == nil)
+        #expect(pipeline.run(inputs: [.file(inputURL.path)], outputFD: fd) == nil)
+        #expect(try Data(contentsOf: outputURL).isEmpty)
+    }
+
+    @Test("A run interrupted part way returns no outcome, and one interrupted once it is over is not interrupted")
+    func interruptedDuringAndAfter() throws {
+        let model = try #require(Self.model)
+        let folder = try TemporaryFolder("pipeline")
+        let outputURL = folder.appendingPathComponent("out.txt")
+        let fd = open(outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        // Standard input is not read: the input is a pipe whose writer waits for the interruption.
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let line = "good morning\n"
+        #expect(line.withCString { write(ends[1], $0, strlen($0)) } == line.utf8.count)
+        let pipeline = ClassifyPipeline(model: model, configuration: .init(threads: 1, format: .jsonl))
+        let path = "/proc/self/fd/\(ends[0])"
+        let finished = DispatchSemaphore(value: 0)
+        let result = Returned()
+        Thread {
+            result.outcome = pipeline.run(inputs: [.file(path)], outputFD: fd)
+            result.returned = true
+            finished.signal()
+        }.start()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while (try Data(contentsOf: outputURL)).last != UInt8(ascii: "\n"), ContinuousClock.now < deadline { usleep(5_000) }
+        let stopped = try #require(pipeline.interrupt())
+        #expect(stopped.tally.records == 1 && stopped.lastLine == 1)
+        close(ends[1])  // the worker waiting for input reads the end and stops
+        #expect(finished.wait(timeout: .now() + 60) == .success)
+        #expect(result.returned && result.outcome == nil)
+
+        let over = ClassifyPipeline(model: model, configuration: .init(threads: 1, format: .jsonl))
+        let outcome = over.run(inputs: [.file("/dev/null")], outputFD: fd)
+        #expect(outcome?.tally.records == 0)
+        #expect(over.interrupt() == nil)
+    }
+
+    /// What a run on another thread returned: read after the thread has signalled that it did.
+    private final class Returned: @unchecked Sendable {
+        var returned = false
+        var outcome: ClassifyPipeline.Outcome?
+    }
+
     @Test("A failed write stops the run and is reported with its errno", arguments: [1, 2])
     func writeFailure(threads: Int) throws {
         let model = try #require(Self.model)
@@ -102,8 +164,8 @@ struct ClassifyPipelineTests {
         let inputURL = folder.appendingPathComponent("in.txt")
         try Data(Self.input(lines: 100)).write(to: inputURL)
         let configuration = ClassifyPipeline.Configuration(threads: threads, format: .jsonl)
-        let outcome = ClassifyPipeline(model: model, configuration: configuration)
-            .run(inputs: [.file(inputURL.path)], outputFD: fd)
+        let outcome = try #require(ClassifyPipeline(model: model, configuration: configuration)
+            .run(inputs: [.file(inputURL.path)], outputFD: fd))
         #expect(outcome.writeError == ENOSPC)
         #expect(outcome.tally.records == 0)
     }
@@ -119,8 +181,8 @@ struct ClassifyPipelineTests {
         try #require(fd >= 0)
         defer { close(fd) }
         let configuration = ClassifyPipeline.Configuration(threads: threads, format: .jsonl)
-        let outcome = ClassifyPipeline(model: model, configuration: configuration)
-            .run(inputs: [.file(inputURL.path), .file(folder.appendingPathComponent("missing.txt").path)], outputFD: fd)
+        let outcome = try #require(ClassifyPipeline(model: model, configuration: configuration)
+            .run(inputs: [.file(inputURL.path), .file(folder.appendingPathComponent("missing.txt").path)], outputFD: fd))
         #expect(outcome.inputFailure != nil)
         #expect(outcome.tally.records == 2)
         let lines = String(decoding: try Data(contentsOf: outputURL), as: UTF8.self).split(separator: "\n")
