@@ -135,20 +135,34 @@ struct ClassifyCommand: ParsableCommand {
         // between the two when a signal finds neither: one as the model has
         // loaded either keeps the pipeline from being handed over or finds it,
         // and the pipeline, interrupted before it has started, does not start.
+        // One once the run is over leaves the end to the main thread, which
+        // says the warnings and the summary, then ends the process by it.
         let stage = LockedValue(Stage.loadingModel)
         InterruptSignals.watch { signal in
-            let pipeline: ClassifyPipeline? = stage.update { stage in
-                guard case .classifying(let pipeline) = stage else {
-                    stage = .interruptedWhileLoading
-                    return nil
-                }
-                return pipeline
+            let current: Stage = stage.update { stage in
+                let current = stage
+                if case .loadingModel = stage { stage = .interruptedWhileLoading }
+                return current
             }
-            guard let pipeline else {
-                writeToStandardError(Summary.line(Tally(), seconds: 0, interruptedBy: signal, whileLoadingModel: true) + "\n")
+            guard case .classifying(let pipeline) = current else {
+                if case .loadingModel = current {
+                    writeToStandardError(Summary.line(Tally(), seconds: 0, interruptedBy: signal, whileLoadingModel: true) + "\n")
+                }
+                // Otherwise the run's summary has been said.
                 InterruptSignals.end(by: signal)
             }
-            guard let stopped = pipeline.interrupt() else { InterruptSignals.end(by: signal) }
+            guard let stopped = pipeline.interrupt() else {
+                // The run is over, its summary on the way, unless it has been said already.
+                let summarised = stage.update { stage in
+                    guard case .summarised = stage else {
+                        stage = .interruptedAfterTheRun(signal)
+                        return false
+                    }
+                    return true
+                }
+                if summarised { InterruptSignals.end(by: signal) }
+                return
+            }
             if let writeError = stopped.writeError {
                 // The output had failed already: that is what stopped the records.
                 writeToStandardError(Summary.line(stopped.tally, seconds: stopped.seconds, outputClosed: writeError == EPIPE) + "\n")
@@ -181,16 +195,26 @@ struct ClassifyCommand: ParsableCommand {
         }
         writeToStandardError(Summary.line(outcome.tally, seconds: outcome.seconds,
                                           outputClosed: outcome.writeError == EPIPE) + "\n")
-        if let failure = outcome.inputFailure {
-            printError("cannot read \(failure)")
-            throw ExitCode.noInput
+        var failure: ExitCode?
+        if let inputFailure = outcome.inputFailure {
+            printError("cannot read \(inputFailure)")
+            failure = .noInput
+        } else if let writeError = outcome.writeError, writeError != EPIPE {
+            failure = StandardStreams.writeFailed(writeError)
+        } else if outcome.tally.errors > 0 && outcome.writeError != EPIPE {
+            // A reader that left took what it wanted: 0, as every command ends then, whatever
+            // records the pipe happened to hold when it left.
+            failure = .dataError
         }
-        if let writeError = outcome.writeError, writeError != EPIPE {
-            throw StandardStreams.writeFailed(writeError)
+        // A signal once the run was over, everything said: the run ends by it, as it does
+        // by one that comes from now on (the signal's thread ends it).
+        let lateSignal: Int32? = stage.update { stage in
+            if case .interruptedAfterTheRun(let signal) = stage { return signal }
+            stage = .summarised
+            return nil
         }
-        // A reader that left took what it wanted: 0, as every command ends then, whatever
-        // records the pipe happened to hold when it left.
-        if outcome.tally.errors > 0 && outcome.writeError != EPIPE { throw ExitCode.dataError }
+        if let lateSignal { InterruptSignals.end(by: lateSignal) }
+        if let failure { throw failure }
     }
 }
 
@@ -203,6 +227,11 @@ extension ClassifyCommand {
         case interruptedWhileLoading
         /// The pipeline has the run, under way or about to start: it says what it wrote.
         case classifying(ClassifyPipeline)
+        /// A signal came once the run was over: the main thread says what the
+        /// run did, then ends the process by it.
+        case interruptedAfterTheRun(Int32)
+        /// The run's warnings and summary are said: a signal ends the process at once.
+        case summarised
     }
 
     /// Waits for the signal's thread to end the process, once it has the run's end to say.

@@ -23,7 +23,7 @@ enum InterruptSignals {
 
     /// Takes SIGINT and SIGTERM from now on: `handler` runs, on a thread of
     /// its own, with the first one's number, and must end the process
-    /// (``end(by:)``). A signal ignored when the process started (`nohup`, a
+    /// (``end(by:)``) or leave that to a thread that will. A signal ignored when the process started (`nohup`, a
     /// shell's background job) stays ignored, as a program is expected to leave it.
     static func watch(_ handler: @escaping @Sendable (Int32) -> Void) {
         var ends: [Int32] = [0, 0]

@@ -560,6 +560,65 @@ struct ClassifyCommandTests {
         #expect(try Data(contentsOf: outputURL).isEmpty)
     }
 
+    @Test("Ctrl-C (SIGINT) or SIGTERM once every record is written, while the warnings and the summary are still to be said, ends the run by the signal after them, instead of killing it before its summary",
+          arguments: [SIGINT, SIGTERM])
+    func interruptedBeforeTheSummary(by signal: Int32) async throws {
+        let folder = try TemporaryFolder("classify-interrupted-summary")
+        // A file whose lines end in \r alone is one line and a warning said after the run, once per input:
+        // named 1,000 times, more warnings than standard error's pipe holds, so the main
+        // thread waits on the pipe past the run, with its summary to say.
+        let mac = folder.appendingPathComponent("mac.txt")
+        try Data("what a lovely day\rworst day ever\r".utf8).write(to: mac)
+        let outputURL = folder.appendingPathComponent("stdout")
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        let process = try SentimentExecutable.process(["classify"] + Array(repeating: mac.path, count: 1_000))
+        process.standardOutput = try FileHandle(forWritingTo: outputURL)
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        // A thread of it waiting in write(2) to standard error: nothing is written there during the run
+        // (no terminal, no progress line), so the run is over, every record written, and the summary not yet said.
+        let deadline = ContinuousClock.now + .seconds(120)
+        while !Self.waitsWritingToStandardError(process.processIdentifier), process.isRunning, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        try #require(Self.waitsWritingToStandardError(process.processIdentifier),
+                     "classify never waited on its standard error (\(process.isRunning ? "still running" : "exited"))")
+        kill(process.processIdentifier, signal)
+        let stderr = String(decoding: try errors.fileHandleForReading.readToEnd() ?? Data(), as: UTF8.self)
+        let killed = await SentimentExecutable.exit(of: process, timeLimit: .seconds(30))
+        #expect(!killed)
+        #expect(process.terminationReason == .uncaughtSignal, "\(stderr.suffix(300))")
+        #expect(process.terminationStatus == signal, "\(stderr.suffix(300))")
+        let lines = stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 1_002, "\(stderr.suffix(300))")
+        #expect(lines.dropLast(2).allSatisfy { $0.hasPrefix("sentiment: warning: \(mac.path): line ") && $0.hasSuffix(" converts such a file)") })
+        #expect(lines.dropLast().last?.hasPrefix("classified 1000 records (positive ") == true, "\(stderr.suffix(300))")
+        #expect(lines.last == "")
+        #expect(try Data(contentsOf: outputURL).count(where: { $0 == UInt8(ascii: "\n") }) == 1_000)
+    }
+
+    /// Whether a thread of the process `pid` waits in write(2) to its standard
+    /// error, as /proc/PID/task/TID/syscall tells (the system call's number
+    /// and its first argument, the descriptor). The command runs on a thread
+    /// of its own, not on the process's first.
+    private static func waitsWritingToStandardError(_ pid: Int32) -> Bool {
+        #if arch(x86_64)
+        let write = "1"
+        #elseif arch(arm64)
+        let write = "64"
+        #else
+        let write = "?"
+        #endif
+        let threads = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return threads.contains { thread in
+            guard let call = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/syscall", encoding: .utf8) else { return false }
+            let fields = call.split(separator: " ")
+            return fields.count > 1 && fields[0] == write && fields[1] == "0x2"
+        }
+    }
+
     @Test("CRLF line endings are stripped")
     func crlf() async throws {
         let lf = try await classify([], input: "I love this!!! 😍\n{\"id\":\"1\",\"text\":\"worst day ever :(\"}\n")
