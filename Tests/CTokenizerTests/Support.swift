@@ -94,6 +94,15 @@ func tokenize(_ string: String, options: UInt32 = Options.default, seed: UInt64 
     tokenize(Array(string.utf8), options: options, seed: seed)
 }
 
+/// Tokenizes `text` and expects it to succeed with `expected`, the tokens in
+/// the case-file spelling (`kind:text[flag,…]`), in order.
+func expectTokens(_ text: String, _ expected: [String], options: UInt32 = Options.default,
+                  sourceLocation: SourceLocation = #_sourceLocation) throws {
+    let result = tokenize(text, options: options)
+    try #require(result.code == CTK_OK, "\(text)", sourceLocation: sourceLocation)
+    #expect(result.list.map(\.description) == expected, "\(text)", sourceLocation: sourceLocation)
+}
+
 /// A small deterministic generator (SplitMix64) so fuzzing is reproducible.
 struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
