@@ -39,6 +39,29 @@ struct ClassifyPipelineTests {
         var lines: [Substring] { String(decoding: output, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) }
     }
 
+    /// A scratch folder holding the run's input file, if it has one, and its
+    /// output file, open for writing until the scratch goes.
+    private final class Scratch {
+        let folder: TemporaryFolder
+        let inputURL: URL
+        let outputURL: URL
+        let outputFD: Int32
+
+        init(input: [UInt8]?) throws {
+            folder = try TemporaryFolder("pipeline")
+            inputURL = folder.appendingPathComponent("in.txt")
+            outputURL = folder.appendingPathComponent("out.txt")
+            if let input { try Data(input).write(to: inputURL) }
+            outputFD = open(outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            try #require(outputFD >= 0, "cannot open \(outputURL.path): errno \(errno)")
+        }
+
+        deinit { if outputFD >= 0 { close(outputFD) } }
+
+        /// What the run has written so far.
+        func output() throws -> [UInt8] { Array(try Data(contentsOf: outputURL)) }
+    }
+
     /// Expects the same bytes, and names the first line that differs.
     private func expectSameOutput(_ a: Run, _ b: Run, sourceLocation: SourceLocation = #_sourceLocation) {
         guard a.output != b.output else { return }
@@ -55,20 +78,14 @@ struct ClassifyPipelineTests {
     private func run(
         _ model: SentimentModel, _ input: [UInt8], threads: Int, format: OutputFormat = .jsonl
     ) throws -> Run {
-        let folder = try TemporaryFolder("pipeline")
-        let inputURL = folder.appendingPathComponent("in.txt")
-        let outputURL = folder.appendingPathComponent("out.txt")
-        try Data(input).write(to: inputURL)
-        let fd = open(outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        #expect(fd >= 0)
-        defer { close(fd) }
+        let scratch = try Scratch(input: input)
         var configuration = ClassifyPipeline.Configuration(threads: threads, format: format)
         configuration.maxLineLength = 300
         configuration.blockSize = 512
         configuration.batchLines = 7
         let outcome = try #require(ClassifyPipeline(model: model, configuration: configuration)
-            .run(inputs: [.file(inputURL.path)], outputFD: fd))
-        return Run(output: Array(try Data(contentsOf: outputURL)), outcome: outcome)
+            .run(inputs: [.file(scratch.inputURL.path)], outputFD: scratch.outputFD))
+        return Run(output: try scratch.output(), outcome: outcome)
     }
 
     @Test("One, two and three workers write the same records in input order, in every format",
@@ -96,29 +113,19 @@ struct ClassifyPipelineTests {
           arguments: [1, 2])
     func interruptedBeforeItStarts(threads: Int) throws {
         let model = try #require(Self.model)
-        let folder = try TemporaryFolder("pipeline")
-        let inputURL = folder.appendingPathComponent("in.txt")
-        try Data("good morning\nsee you\n".utf8).write(to: inputURL)
-        let outputURL = folder.appendingPathComponent("out.txt")
-        let fd = open(outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        try #require(fd >= 0)
-        defer { close(fd) }
+        let scratch = try Scratch(input: Array("good morning\nsee you\n".utf8))
         // What classify's signal thread does when a signal comes as the model has loaded and the run is yet to start.
         let pipeline = ClassifyPipeline(model: model, configuration: .init(threads: threads, format: .tsv))
         let stopped = try #require(pipeline.interrupt(), "an interruption before the run was not taken")
         #expect(stopped.tally == Tally() && stopped.lastLine == 0 && stopped.writeError == nil)
-        #expect(pipeline.run(inputs: [.file(inputURL.path)], outputFD: fd) == nil)
-        #expect(try Data(contentsOf: outputURL).isEmpty)
+        #expect(pipeline.run(inputs: [.file(scratch.inputURL.path)], outputFD: scratch.outputFD) == nil)
+        #expect(try scratch.output().isEmpty)
     }
 
     @Test("A run interrupted part way returns no outcome, and one interrupted once it is over is not interrupted")
     func interruptedDuringAndAfter() throws {
         let model = try #require(Self.model)
-        let folder = try TemporaryFolder("pipeline")
-        let outputURL = folder.appendingPathComponent("out.txt")
-        let fd = open(outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        try #require(fd >= 0)
-        defer { close(fd) }
+        let scratch = try Scratch(input: nil)
         // Standard input is not read: the input is a pipe whose writer waits for the interruption.
         var ends: [Int32] = [0, 0]
         try #require(pipe(&ends) == 0)
@@ -129,13 +136,14 @@ struct ClassifyPipelineTests {
         let path = "/proc/self/fd/\(ends[0])"
         let finished = DispatchSemaphore(value: 0)
         let result = Returned()
+        let outputFD = scratch.outputFD
         Thread {
-            result.outcome = pipeline.run(inputs: [.file(path)], outputFD: fd)
+            result.outcome = pipeline.run(inputs: [.file(path)], outputFD: outputFD)
             result.returned = true
             finished.signal()
         }.start()
         let deadline = ContinuousClock.now + .seconds(60)
-        while (try Data(contentsOf: outputURL)).last != UInt8(ascii: "\n"), ContinuousClock.now < deadline { usleep(5_000) }
+        while try scratch.output().last != UInt8(ascii: "\n"), ContinuousClock.now < deadline { usleep(5_000) }
         let stopped = try #require(pipeline.interrupt())
         #expect(stopped.tally.records == 1 && stopped.lastLine == 1)
         close(ends[1])  // the worker waiting for input reads the end and stops
@@ -143,7 +151,7 @@ struct ClassifyPipelineTests {
         #expect(result.returned && result.outcome == nil)
 
         let over = ClassifyPipeline(model: model, configuration: .init(threads: 1, format: .jsonl))
-        let outcome = over.run(inputs: [.file("/dev/null")], outputFD: fd)
+        let outcome = over.run(inputs: [.file("/dev/null")], outputFD: scratch.outputFD)
         #expect(outcome?.tally.records == 0)
         #expect(over.interrupt() == nil)
     }
@@ -160,12 +168,10 @@ struct ClassifyPipelineTests {
         let fd = open("/dev/full", O_WRONLY)
         try #require(fd >= 0)
         defer { close(fd) }
-        let folder = try TemporaryFolder("pipeline")
-        let inputURL = folder.appendingPathComponent("in.txt")
-        try Data(Self.input(lines: 100)).write(to: inputURL)
+        let scratch = try Scratch(input: Self.input(lines: 100))
         let configuration = ClassifyPipeline.Configuration(threads: threads, format: .jsonl)
         let outcome = try #require(ClassifyPipeline(model: model, configuration: configuration)
-            .run(inputs: [.file(inputURL.path)], outputFD: fd))
+            .run(inputs: [.file(scratch.inputURL.path)], outputFD: fd))
         #expect(outcome.writeError == ENOSPC)
         #expect(outcome.tally.records == 0)
     }
@@ -173,19 +179,14 @@ struct ClassifyPipelineTests {
     @Test("An input that cannot be read is reported after the records of the inputs before it", arguments: [1, 2])
     func inputFailure(threads: Int) throws {
         let model = try #require(Self.model)
-        let folder = try TemporaryFolder("pipeline")
-        let inputURL = folder.appendingPathComponent("in.txt")
-        try Data("good morning\nsee you\n".utf8).write(to: inputURL)
-        let outputURL = folder.appendingPathComponent("out.txt")
-        let fd = open(outputURL.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        try #require(fd >= 0)
-        defer { close(fd) }
+        let scratch = try Scratch(input: Array("good morning\nsee you\n".utf8))
         let configuration = ClassifyPipeline.Configuration(threads: threads, format: .jsonl)
         let outcome = try #require(ClassifyPipeline(model: model, configuration: configuration)
-            .run(inputs: [.file(inputURL.path), .file(folder.appendingPathComponent("missing.txt").path)], outputFD: fd))
+            .run(inputs: [.file(scratch.inputURL.path), .file(scratch.folder.appendingPathComponent("missing.txt").path)],
+                 outputFD: scratch.outputFD))
         #expect(outcome.inputFailure != nil)
         #expect(outcome.tally.records == 2)
-        let lines = String(decoding: try Data(contentsOf: outputURL), as: UTF8.self).split(separator: "\n")
+        let lines = String(decoding: try scratch.output(), as: UTF8.self).split(separator: "\n")
         #expect(lines.count == 2)
     }
 }
