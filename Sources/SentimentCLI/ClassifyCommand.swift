@@ -10,8 +10,10 @@ struct ClassifyCommand: ParsableCommand {
         discussion: """
             Each line is one record. A line whose first non-blank character is '{' \
             is JSON: a Twitter API v1.1 tweet, a v2 tweet, or a v2 page \
-            ({"data":[…]}, one record per element, with its "index"). Any other line \
-            is plain text.
+            ({"data":[…]}, one record per element, with its "index"); so is one \
+            whose first is '[' before a '{' or ']', an array of tweets (a v1.1 \
+            timeline response, [{…},{…}], one record per element, with its \
+            "index"; [] is an error record). Any other line is plain text.
 
             Text: for a v1.1 retweet, the retweeted tweet's full text \
             (retweeted_status.extended_tweet.full_text, then .full_text, then .text); \

@@ -10,7 +10,8 @@ import Sentiment
 ///
 /// A line is JSON when its first visible character is `{` (invisible ones
 /// before it, such as a byte order mark where files were joined or a
-/// zero-width space, are passed over), plain text otherwise.
+/// zero-width space, are passed over), or `[` with `{` or `]` as the next
+/// character but blanks (an array of tweets), plain text otherwise.
 /// `TweetRecord.extract(line:lineNumber:scratch:into:)` reads it:
 ///
 /// - Plain text: the whole line is the text (a trailing `\r` is already gone).
@@ -28,10 +29,14 @@ import Sentiment
 ///   `{"data":{…}}` is a single tweet. An empty page (`{"data":[]}`, or
 ///   `{"meta":{"result_count":0}}`, as the API answers when no tweet matched),
 ///   or one with only `errors`, is one error record.
+/// - JSON array `[{…},…]`, as the v1.1 timeline and search endpoints answer
+///   and `import` reads: one record per element, each with its `index`, as a
+///   page's; an empty array (`[]`) is one error record.
 struct TweetRecord {
     /// The input line, from 1.
     var line: Int
-    /// The position in a v2 page's `data` array, from 0; -1 when the line is not a page.
+    /// The position in a v2 page's `data` array, or in an array of tweets, from 0;
+    /// -1 when the line is neither.
     var index = -1
     /// The text to classify.
     var text = ByteRef.absent
@@ -108,6 +113,10 @@ enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
     case emptyPage
     /// An element of a v2 page's `data` that is not an object.
     case notAnObject
+    /// An array of tweets with no element.
+    case emptyArray
+    /// An element of an array of tweets that is not an object.
+    case arrayElementNotAnObject
     /// A response with `errors` and no data.
     case apiError
 
@@ -124,6 +133,8 @@ enum RecordProblem: Equatable, Sendable, CustomStringConvertible {
         case .malformedJSON(let error): error.description
         case .emptyPage: "empty page"
         case .notAnObject: "page element is not an object"
+        case .emptyArray: "empty array"
+        case .arrayElementNotAnObject: "array element is not an object"
         case .apiError: "API error"
         }
     }
@@ -173,8 +184,8 @@ struct ByteRef {
 
 extension TweetRecord {
     /// Appends the records of one input line to `records`: one for plain text
-    /// or a tweet object, one per element for a v2 page, one error record for a
-    /// line that cannot be used.
+    /// or a tweet object, one per element for a v2 page or an array of tweets,
+    /// one error record for a line that cannot be used.
     ///
     /// - Parameters:
     ///   - line: the line without its `\n` and trailing `\r`. Its memory must
@@ -185,6 +196,11 @@ extension TweetRecord {
     ) {
         guard let first = firstVisible(line) else {
             records.append(TweetRecord(line: lineNumber, problem: .emptyLine))
+            return
+        }
+        if line[first] == UInt8(ascii: "["), startsArrayOfObjects(line, at: first) {
+            extractArray(UnsafeRawBufferPointer(rebasing: line[first...]), startingAt: first, lineNumber: lineNumber,
+                         scratch: scratch, into: &records)
             return
         }
         guard line[first] == UInt8(ascii: "{") else {
@@ -257,17 +273,8 @@ extension TweetRecord {
                     : TweetRecord(line: lineNumber, problem: .emptyPage))
                 return
             }
-            for (index, element) in elements.enumerated() {
-                guard element.kind == .object else {
-                    var record = TweetRecord(line: lineNumber, problem: .notAnObject)
-                    record.index = index
-                    records.append(record)
-                    continue
-                }
-                var tweet = TweetFields()
-                try? JSONScanner.scanObject(element, in: line, context: TweetFields.Context.tweet, visitor: &tweet)
-                records.append(tweet.record(line: lineNumber, index: index, bytes: line, scratch: scratch))
-            }
+            appendTweets(elements, notAnObject: .notAnObject, line: line, lineNumber: lineNumber, scratch: scratch,
+                         into: &records)
             return
         }
         if let data = fields.data, data.kind == .object {
@@ -286,6 +293,56 @@ extension TweetRecord {
             return
         }
         records.append(fields.record(line: lineNumber, index: -1, bytes: line, scratch: scratch))
+    }
+
+    /// Whether the `[` at `offset` of `line` opens an array of tweets: the next
+    /// character but spaces and tabs is `{` or `]`. A plain text that starts
+    /// with a bracket ("[VIDEO] …", "[1/3] …") does not.
+    private static func startsArrayOfObjects(_ line: UnsafeRawBufferPointer, at offset: Int) -> Bool {
+        guard let next = firstNonBlank(UnsafeRawBufferPointer(rebasing: line[(offset + 1)...])) else { return false }
+        let byte = line[offset + 1 + next]
+        return byte == UInt8(ascii: "{") || byte == UInt8(ascii: "]")
+    }
+
+    /// `extract`'s arrays of tweets: `line` starts at the `[`, `offset` bytes into the input line.
+    private static func extractArray(
+        _ line: UnsafeRawBufferPointer, startingAt offset: Int, lineNumber: Int, scratch: ByteBuffer,
+        into records: inout [TweetRecord]
+    ) {
+        var ignored = JSONIgnoringVisitor()
+        let elements: [JSONSpan]
+        do {
+            let array = try JSONScanner.scanDocument(line, context: nil, visitor: &ignored)
+            elements = try JSONScanner.elements(of: array, in: line)
+        } catch {
+            records.append(TweetRecord(line: lineNumber, problem: .malformedJSON(error.shifted(by: offset))))
+            return
+        }
+        guard !elements.isEmpty else {
+            records.append(TweetRecord(line: lineNumber, problem: .emptyArray))
+            return
+        }
+        appendTweets(elements, notAnObject: .arrayElementNotAnObject, line: line, lineNumber: lineNumber,
+                     scratch: scratch, into: &records)
+    }
+
+    /// One record per element of a page's `data` or of an array of tweets, each
+    /// with its index: the tweet's, or `notAnObject` for an element that is no object.
+    private static func appendTweets(
+        _ elements: [JSONSpan], notAnObject: RecordProblem, line: UnsafeRawBufferPointer, lineNumber: Int,
+        scratch: ByteBuffer, into records: inout [TweetRecord]
+    ) {
+        for (index, element) in elements.enumerated() {
+            guard element.kind == .object else {
+                var record = TweetRecord(line: lineNumber, problem: notAnObject)
+                record.index = index
+                records.append(record)
+                continue
+            }
+            var tweet = TweetFields()
+            try? JSONScanner.scanObject(element, in: line, context: TweetFields.Context.tweet, visitor: &tweet)
+            records.append(tweet.record(line: lineNumber, index: index, bytes: line, scratch: scratch))
+        }
     }
 
     /// The offset of the first byte that is not a space or a tab.

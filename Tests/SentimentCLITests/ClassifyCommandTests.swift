@@ -153,6 +153,22 @@ struct ClassifyCommandTests {
         #expect(run.stderr.contains("errors 3) in "))
     }
 
+    @Test("A v1.1 timeline response, a JSON array of tweets on one line, gives one record per tweet with its index, as import reads it, not one text of its JSON")
+    func twitterV1Arrays() async throws {
+        let timeline = #"[{"id_str":"1050118621198921728","text":"I love this!!! 😍","user":{"screen_name":"happy_hanna"}},"#
+            + #"{"id":1050118621198921729,"full_text":"worst day ever :(","user":{"screen_name":"sad_sam"}}]"#
+        let run = try await classify([], input: timeline + "\n[]\n[VIDEO] so good\n")
+        #expect(run.status == 65)
+        let records = try run.records()
+        #expect(records.map { $0["line"] as? Int } == [1, 1, 2, 3])
+        #expect(records.map { $0["index"] as? Int } == [0, 1, nil, nil])
+        #expect(records.map { $0["id"] as? String } == ["1050118621198921728", "1050118621198921729", nil, nil])
+        #expect(records.map { $0["user"] as? String } == ["happy_hanna", "sad_sam", nil, nil])
+        #expect(records.map { $0["label"] as? String } == ["positive", "negative", nil, "positive"])
+        #expect(records.map { $0["error"] as? String } == [nil, nil, "empty array", nil])
+        #expect(run.stderr.contains("classified 4 records (positive 2, neutral 0, negative 1, errors 1) in "), "\(run.stderr)")
+    }
+
     @Test("Bad lines give error records in place, the rest is classified, and the exit status is 65")
     func mixedWithBadLines() async throws {
         let run = try await classify([fixture("mixed.jsonl")])

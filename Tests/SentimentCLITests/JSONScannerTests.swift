@@ -153,6 +153,32 @@ struct JSONScannerTests {
         ])
     }
 
+    @Test("A JSON array of tweets, as the v1.1 timeline and search endpoints answer, gives one record per element with its index, as a page does")
+    func arraysOfTweets() {
+        let line = #" [{"id_str":"1","text":"a","user":{"screen_name":"ann"}}, {"id":2,"full_text":"b"},3,{"id":"4"}] "#
+        #expect(TweetRecord.decoded(line, lineNumber: 7) == [
+            TweetRecord.Decoded(line: 7, index: 0, text: "a", id: "1", user: "ann"),
+            TweetRecord.Decoded(line: 7, index: 1, text: "b", id: "2"),
+            TweetRecord.Decoded(line: 7, index: 2, error: "array element is not an object"),
+            TweetRecord.Decoded(line: 7, index: 3, id: "4", error: "no text field"),
+        ])
+        #expect(TweetRecord.decoded("\u{FEFF}[ {\"text\":\"c\"} ]") == [TweetRecord.Decoded(line: 1, index: 0, text: "c")])
+    }
+
+    @Test("An empty or malformed array of tweets is one error record, and a text that only starts with a bracket is a text", arguments: [
+        ("[]", TweetRecord.Decoded(line: 1, error: "empty array")),
+        ("[ \t]", TweetRecord.Decoded(line: 1, error: "empty array")),
+        (#"[{"text":"cut"#, TweetRecord.Decoded(line: 1, error: "malformed JSON: unexpected end of input at byte 13")),
+        (#"[{"text":"a"}] and more"#, TweetRecord.Decoded(line: 1, error: "malformed JSON: unexpected character 'a' at byte 15")),
+        ("[VIDEO] this is great", TweetRecord.Decoded(line: 1, text: "[VIDEO] this is great")),
+        ("[1/3] sad news", TweetRecord.Decoded(line: 1, text: "[1/3] sad news")),
+        ("[", TweetRecord.Decoded(line: 1, text: "[")),
+        ("[ \"quoted\" ]", TweetRecord.Decoded(line: 1, text: "[ \"quoted\" ]")),
+    ])
+    func arraysThatAreNot(line: String, record: TweetRecord.Decoded) {
+        #expect(TweetRecord.decoded(line) == [record])
+    }
+
     @Test("An empty page or a page of errors is one error record", arguments: [
         (#"{"data":[]}"#, "empty page"),
         (#"{"meta":{"result_count":0}}"#, "empty page"),
