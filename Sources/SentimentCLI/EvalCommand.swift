@@ -8,6 +8,11 @@ struct EvalCommand: ParsableCommand {
         commandName: "eval",
         abstract: "Evaluate a model on labelled tweets.",
         discussion: """
+            Reads a tab-separated file with a header naming a label and a text column \
+            (and an id column, optional), or one without a header as the SemEval task \
+            files were published: id, label, text (2013's: id, user id, label, text), \
+            or label, text.
+
             Prints macro-averaged recall (the SemEval metric) first, then accuracy, \
             macro-F1, per-class precision, recall and F1, the confusion matrix, \
             and the expected calibration error with a reliability table (of the top \

@@ -10,7 +10,8 @@ struct TrainCommand: ParsableCommand {
         discussion: """
             Reads tab-separated files with a header naming a `label` column \
             (negative, neutral, positive, in any case, the white space around a label \
-            ignored, as eval reads them) and a `text` column, trains a logistic \
+            ignored, as eval reads them) and a `text` column (or, as the SemEval task \
+            files were published, without a header: id, label, text, or label, text), trains a logistic \
             regression (L-BFGS, deterministic for a seed), chooses the softmax \
             temperature and the decision rule by cross-validation on the training \
             file, evaluates on --dev if given, and writes manifest.json and \

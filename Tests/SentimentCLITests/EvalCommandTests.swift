@@ -311,6 +311,26 @@ struct EvalCommandTests {
         #expect(run.output.isEmpty)
     }
 
+    @Test("A data file without a header, as the SemEval task files were published (id, label, text), is evaluated as the same file with one, instead of exiting 65 for a missing header")
+    func headerlessFile() async throws {
+        let lines = try String(contentsOfFile: labelled, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        try #require(lines.first == "id\tlabel\ttext")
+        let headerless = folder.appendingPathComponent("headerless.tsv")
+        try lines.dropFirst().joined(separator: "\n").write(to: headerless, atomically: false, encoding: .utf8)
+        var metrics: [[String: Any]] = []
+        for file in [labelled, headerless.path] {
+            let run = try await eval(["Models/default", file, "--json"])
+            #expect(run.status == 0, "\(run.stderr)")
+            var object = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [String: Any])
+            #expect(object["file"] as? String == file)
+            object["file"] = nil
+            metrics.append(object)
+        }
+        try #require(metrics.count == 2 && (metrics[0]["count"] as? Int ?? 0) > 0)
+        #expect(metrics[1]["count"] as? Int == lines.dropFirst().filter { !$0.isEmpty }.count)
+        #expect(NSDictionary(dictionary: metrics[0]).isEqual(to: metrics[1]), "\(metrics[1])")
+    }
+
     @Test("A data file with a header and no tweets exits 65 instead of printing zero metrics")
     func headerOnly() async throws {
         let header = folder.appendingPathComponent("header.tsv")

@@ -397,6 +397,31 @@ struct TrainingTests {
         }
     }
 
+    @Test("A TSV without a header, as the SemEval task files were published (id, label, text; 2013's with the user's id too), is read from its first row, and a first line that is no such row is still a missing header")
+    func headerlessSemEvalFiles() throws {
+        let semEval = "\n628949369883000832\tnegative\tdear @Microsoft no Lync update? C'mon.\n"
+            + "628976607420645377\t Neutral \ta tab\tinside and one after\t\n"
+        let read = try LabeledExample.readTSV(data: Data(semEval.utf8), name: "standard input")
+        #expect(read.map(\.id) == [628949369883000832, 628976607420645377])
+        #expect(read.map(\.label) == [.negative, .neutral])
+        #expect(read.map(\.text) == ["dear @Microsoft no Lync update? C'mon.", "a tab\tinside and one after\t"])
+        let withUser = try LabeledExample.readTSV(data: Data("264183816548130816\t15140428\tpositive\tGaga is great\r\n".utf8), name: "standard input")
+        #expect(withUser == [LabeledExample(text: "Gaga is great", label: .positive, id: 264183816548130816)])
+        let labelFirst = try LabeledExample.readTSV(data: Data("positive\tgreat day\nnegative\tbad\n".utf8), name: "standard input")
+        #expect(labelFirst.map(\.label) == [.positive, .negative] && labelFirst.map(\.id) == [nil, nil])
+        // A later row that is not of the first's shape is an error on its line, as under a header.
+        #expect {
+            try LabeledExample.readTSV(data: Data("1\tpositive\tgreat\n2\tneutral\n".utf8), name: "standard input")
+        } throws: { error in
+            (error as? DataFileError)?.line == 2 && (error as? DataFileError)?.reason == "expected 3 tab-separated columns, found 2"
+        }
+        for notARow in ["x\tpositive\tgreat\n", "positive\n", "1\t2\t3\tpositive\tgreat\n", "\tpositive\tgreat\n", "great\tpositive\n"] {
+            #expect(throws: DataFileError.self, "\(notARow.debugDescription)") {
+                try LabeledExample.readTSV(data: Data(notARow.utf8), name: "standard input")
+            }
+        }
+    }
+
     @Test("Reading a TSV whose header names the label, text or id column twice names the file, line and both columns, instead of reading the first",
           arguments: [("label\ttext\tText", "text", "2 and 3"), ("LABEL\tid\ttext\tlabel", "label", "1 and 4"), ("id\tlabel\tid\ttext", "id", "1 and 3")])
     func tsvHeaderNamingAColumnTwiceFails(header: String, name: String, columns: String) throws {

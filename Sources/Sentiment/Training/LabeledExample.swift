@@ -47,7 +47,12 @@ extension LabeledExample {
     /// the mark is refused, saying so and how to convert it); labels
     /// are read in any case and without the white space around them ("Positive",
     /// " positive "), as column names are, and ids without theirs ("7 " is 7, an
-    /// id cell of white space alone none).
+    /// id cell of white space alone none). A file without a header, as the
+    /// SemEval task files were published (`id`, `label`, `text`; 2013's with
+    /// a second id, the user's, before the label), is read so when its first
+    /// line is such a row: up to two cells of digits, then a label, then the
+    /// text (the rest of the line), or a label and the text; the first cell of
+    /// digits is the id, the second ignored.
     ///
     /// - Throws: `DataFileError` naming the file and line: missing file, a
     ///   directory or a device (a pipe is read), an unreadable file, no header columns,
@@ -105,9 +110,14 @@ extension LabeledExample {
             throw DataFileError(path: path, line: nil, reason: "empty file (expected a header with label and text columns)", isMissing: false)
         }
         let header = lines[headerOffset]
-        let columns = header.split(separator: "\t", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        var columns = header.split(separator: "\t", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         // Column names in any case, as labels are read ("Label", "TEXT").
-        let names = columns.map { $0.lowercased() }
+        var names = columns.map { $0.lowercased() }
+        // The first row that reads the file's data: the line after the header, or the first line when there is none.
+        var firstRow = headerOffset + 1
+        if !names.contains("label") || !names.contains("text"), let layout = headerlessLayout(columns) {
+            (columns, names, firstRow) = (layout, layout, headerOffset)
+        }
         guard let labelColumn = names.firstIndex(of: "label"), let textColumn = names.firstIndex(of: "text") else {
             // UTF-16 without a mark reads as UTF-8 with a NUL beside each letter ("l\0a\0b\0e\0l\0"), so it fails here.
             if utf16 == nil, let error = unmarkedUTF16Error(data, path: path) { throw error }
@@ -128,7 +138,7 @@ extension LabeledExample {
         let textIsLast = textColumn == columns.count - 1
         var examples = [LabeledExample]()
         examples.reserveCapacity(lines.count)
-        for (offset, line) in lines.enumerated().dropFirst(headerOffset + 1) {
+        for (offset, line) in lines.enumerated().dropFirst(firstRow) {
             let line = line.hasSuffix("\r") ? line.dropLast() : line
             if line.isEmpty { continue }
             // A text in the last column is the rest of the line, tabs and all.
@@ -173,6 +183,23 @@ extension LabeledExample {
             examples.append(LabeledExample(text: String(fields[textColumn]), label: label, id: id))
         }
         return examples
+    }
+
+    /// The columns of a file without a header whose first line's `cells` are
+    /// a row as the SemEval task files give them: up to two cells of digits
+    /// (the tweet's id, then for 2013's files the user's, ignored), a label,
+    /// and the text; nil when they are not (a header to be read as one).
+    /// A header names its columns, so no header is such a row.
+    private static func headerlessLayout(_ cells: [String]) -> [String]? {
+        guard cells.count >= 2 else { return nil }
+        for labelColumn in 0...min(2, cells.count - 2) {
+            let ids = cells[..<labelColumn]
+            guard ids.allSatisfy({ !$0.isEmpty && $0.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) } }) else { return nil }
+            if SentimentLabel(rawValue: cells[labelColumn].lowercased()) != nil {
+                return ids.indices.map { $0 == 0 ? "id" : "" } + ["label", "text"]
+            }
+        }
+        return nil
     }
 
     /// "1 MiB (1048576 bytes)" for a whole number of MiB, else "N bytes".
