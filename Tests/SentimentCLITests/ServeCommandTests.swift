@@ -179,12 +179,24 @@ struct ServeCommandTests {
         #expect(history.output.hasPrefix("sunnydays\t"), "the history was cleared: \(history.output)")
     }
 
-    @Test("A database that cannot be opened exits 73 naming it, as tweets and history do")
+    @Test("A database that cannot be opened, a folder or a named pipe, exits 73 naming it and saying what it is, online and offline, as tweets and history do")
     func unopenableDatabase() async throws {
         let folder = try TemporaryFolder("sentiment-serve-db")
-        let run = try await SentimentExecutable.run(["serve", "--profile", "dev", "--port", "0", "--db", folder.url.path], timeLimit: Self.hangGuard)
-        #expect(run.status == 73, "\(run.stderr)")
-        #expect(run.stderr.hasPrefix("sentiment: cannot open the database \(folder.url.path): "), "\(run.stderr)")
+        let pipe = folder.appendingPathComponent("tweets.fifo").path
+        try #require(mkfifo(pipe, 0o644) == 0)
+        let reasons = [
+            folder.url.path: "it is a folder, not a database file: give the path of a file, such as \(folder.url.path)/tweets.sqlite",
+            pipe: "it is a named pipe (FIFO), not a database file: give the path of a regular file",
+        ]
+        for (db, reason) in reasons {
+            for offline in [[], ["--offline"]] {
+                // SQLite's read of a named pipe waited for a writer, forever.
+                let run = try await SentimentExecutable.run(["serve", "--profile", "dev", "--port", "0", "--db", db] + offline,
+                                                            timeLimit: .seconds(60))
+                #expect(run.status == 73, "\(offline): \(run.stderr)")
+                #expect(run.stderr.hasSuffix("sentiment: cannot open the database \(db): \(reason)\n"), "\(offline): \(run.stderr)")
+            }
+        }
     }
 
     @Test("--profile and --log-level take names in any case, as SENTIMENT_PROFILE and SENTIMENT_LOG_LEVEL do, and the help says so")

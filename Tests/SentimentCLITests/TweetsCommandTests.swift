@@ -31,7 +31,8 @@ final class TweetsCommandTests {
     }
 
     /// Runs with no X token and no database from the environment, so only the flags count.
-    private func sentiment(_ arguments: [String], input: Data? = nil, environment: [String: String?] = [:]) async throws -> Run {
+    private func sentiment(_ arguments: [String], input: Data? = nil, environment: [String: String?] = [:],
+                           timeLimit: Duration? = nil) async throws -> Run {
         var environment = environment
         if environment["X_BEARER_TOKEN"] == nil { environment["X_BEARER_TOKEN"] = .some(nil) }
         environment["SENTIMENT_DB"] = .some(nil)
@@ -39,7 +40,7 @@ final class TweetsCommandTests {
         // The test run's own FORCE_COLOR or NO_COLOR (`swift test` may set it) would decide the colours.
         for name in ["FORCE_COLOR", "NO_COLOR"] where environment[name] == nil { environment[name] = .some(nil) }
         environment["HOME"] = FileManager.default.temporaryDirectory.path
-        return try await SentimentExecutable.run(arguments, input: input, environment: environment)
+        return try await SentimentExecutable.run(arguments, input: input, environment: environment, timeLimit: timeLimit)
     }
 
     /// Runs `cat file | sentiment arguments…` in a shell, so standard input is a pipe.
@@ -888,6 +889,29 @@ final class TweetsCommandTests {
                     "\(arguments[0]): \(run.stderr)")
         }
         #expect(try String(contentsOfFile: db, encoding: .utf8) == "some notes, not a database\n")
+    }
+
+    @Test("A folder or a named pipe as the database is said in one line for what it is, exit 73, not SQLite's disk I/O error, and a pipe is not waited on forever")
+    func databaseThatIsNotAFile() async throws {
+        let folder = URL(fileURLWithPath: try freshDatabase()).deletingLastPathComponent().appendingPathComponent("tweets.d").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        let pipe = URL(fileURLWithPath: folder).deletingLastPathComponent().appendingPathComponent("tweets.fifo").path
+        try #require(mkfifo(pipe, 0o644) == 0)
+        let reasons = [
+            folder: "it is a folder, not a database file: give the path of a file, such as \(folder)/tweets.sqlite",
+            pipe: "it is a named pipe (FIFO), not a database file: give the path of a regular file",
+        ]
+        for (db, reason) in reasons {
+            for arguments in [["import", archive], ["tweets", "sunnydays", "--offline"], ["history"], ["history", "--clear"]] {
+                // SQLite's read of a named pipe waited for a writer, forever.
+                let run = try await sentiment(arguments + ["--db", db], timeLimit: .seconds(60))
+                #expect(run.status == 73, "\(arguments): \(run.stderr)")
+                #expect(run.stderr == "sentiment: cannot open the database \(db): \(reason)\n", "\(arguments): \(run.stderr)")
+            }
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+        #expect(Set(try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: folder).deletingLastPathComponent().path))
+                == ["tweets.d", "tweets.fifo"])
     }
 
     @Test("A database whose folder cannot be created is said in one line with the folder and the system's reason, exit 73")

@@ -118,6 +118,35 @@ struct StoreTests {
         }
     }
 
+    @Test("A folder or a device as the path is refused by both openings saying what it is, before SQLite opens it, and nothing is made beside it")
+    func nonFilesAreRefused() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            let folder = directory.path("tweets.sqlite")
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+            let refusal = TweetStoreError.notAFile(.folder(path: folder))
+            #expect(throws: refusal) { try TweetStore(path: folder, logger: testLogger) }
+            #expect(throws: refusal) { try TweetStore(readingPath: folder, logger: testLogger) }
+            #expect(refusal.description == "it is a folder, not a database file: give the path of a file, such as \(folder)/tweets.sqlite")
+            // A link to a folder is the folder.
+            let link = directory.path("link.sqlite")
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder)
+            #expect(throws: TweetStoreError.notAFile(.folder(path: link))) { try TweetStore(path: link, logger: testLogger) }
+            // A device: SQLite read /dev/null as an empty database, and left a -journal beside one it wrote.
+            #expect(NonFileKind(at: "/dev/null") == .device)
+            #expect(throws: TweetStoreError.notAFile(.device)) { try TweetStore(readingPath: "/dev/null", logger: testLogger) }
+            var null = stat()
+            try #require(stat("/dev/null", &null) == 0)
+            let device = directory.path("null.sqlite")
+            if mknod(device, S_IFCHR | 0o666, null.st_rdev) == 0 {
+                #expect(throws: TweetStoreError.notAFile(.device)) { try TweetStore(path: device, logger: testLogger) }
+            }
+            #expect(TweetStoreError.notAFile(.device).description == "it is a device, not a database file: give the path of a regular file")
+            #expect(Set(try FileManager.default.contentsOfDirectory(atPath: directory.path(""))).isSubset(of: ["tweets.sqlite", "link.sqlite", "null.sqlite"]))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty)
+            #expect(NonFileKind(at: directory.path("missing.sqlite")) == nil)
+        }
+    }
+
     @Test("A file named as SQLite's URIs start is opened by a path that does not start so")
     func specialNamesOpenThroughDot() async throws {
         try await withTemporaryDirectory { directory async throws in

@@ -33,6 +33,8 @@ public final class TweetStore: Sendable {
     ///   - logger: receives a `debug` line per applied migration.
     /// - Throws: ``TweetStoreError/notAFilePath(_:)`` for an empty path,
     ///   `:memory:` or a `file:` URI (nothing is made);
+    ///   ``TweetStoreError/notAFile(_:)`` when `path` is a folder, a named
+    ///   pipe, a device or a socket (nothing is opened);
     ///   ``TweetStoreError/cannotCreateFolder(path:reason:)`` when a
     ///   missing parent folder cannot be made;
     ///   ``TweetStoreError/cannotCreateFile(_:)`` when the file is missing and
@@ -63,7 +65,8 @@ public final class TweetStore: Sendable {
     /// that no `-wal` or `-shm` file is left that its writers could not use.
     ///
     /// - Throws: ``TweetStoreError/notAFilePath(_:)`` for an empty path,
-    ///   `:memory:` or a `file:` URI;
+    ///   `:memory:` or a `file:` URI; ``TweetStoreError/notAFile(_:)`` when
+    ///   `path` is a folder, a named pipe, a device or a socket;
     ///   ``TweetStoreError/newerSchema(unknownMigrations:)`` or
     ///   ``TweetStoreError/olderSchema(pendingMigrations:)`` when the file's
     ///   schema is not this version's; ``TweetStoreError/foreignDatabase(tables:)``
@@ -76,6 +79,7 @@ public final class TweetStore: Sendable {
     /// ``init(readingPath:logger:)`` with another busy timeout.
     init(readingPath path: String, logger: Logger, busyTimeout: TimeInterval) throws {
         try Self.refuseSpecialName(path)
+        try Self.refuseNonFile(path)
         self.path = path
         isReadOnly = true
         var configuration = Configuration()
@@ -155,6 +159,7 @@ public final class TweetStore: Sendable {
     /// ``init(path:logger:)`` with another busy timeout (tests wait less).
     init(path: String, logger: Logger, busyTimeout: TimeInterval) throws {
         try Self.refuseSpecialName(path)
+        try Self.refuseNonFile(path)
         self.path = path
         isReadOnly = false
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
@@ -241,6 +246,15 @@ public final class TweetStore: Sendable {
         if path.isEmpty || path == ":memory:" || path.utf8.starts(with: "file:".utf8) {
             throw TweetStoreError.notAFilePath(path)
         }
+    }
+
+    /// Throws ``TweetStoreError/notAFile(_:)`` when `path` exists and is not
+    /// a regular file (a folder, a named pipe, a device, a socket), before
+    /// SQLite opens it: SQLite said "disk I/O error" for a folder and a
+    /// device (and left a `-journal` beside the device), and its read of a
+    /// named pipe waited for a writer forever.
+    static func refuseNonFile(_ path: String) throws {
+        if let kind = NonFileKind(at: path) { throw TweetStoreError.notAFile(kind) }
     }
 
     /// Refuses the existing file at `path` before anything is written to it
@@ -733,6 +747,11 @@ public enum TweetStoreError: Sendable, Hashable, DescribedError {
     /// keeps its data in the file its path names; a file of such a name is
     /// reached as `./:memory:` or `./file:…`.
     case notAFilePath(String)
+    /// The path names something that is not a regular file (or a link to
+    /// one): a folder, a named pipe, a device or a socket. SQLite fails on a
+    /// folder with a misleading "disk I/O error", waits forever on a named
+    /// pipe, and leaves a `-journal` beside a device.
+    case notAFile(NonFileKind)
 
     /// A one-line reason.
     public var description: String {
@@ -750,6 +769,10 @@ public enum TweetStoreError: Sendable, Hashable, DescribedError {
         case .foreignDatabase(let tables):
             "it is another program's SQLite database (its tables: \(Self.list(tables))); "
                 + "sentiment keeps tweets in a database of its own: choose another file"
+        case .notAFile(.folder(let path)):
+            "it is a folder, not a database file: give the path of a file, such as \(path.escapingControlCharacters)/tweets.sqlite"
+        case .notAFile(let kind):
+            "it is \(kind), not a database file: give the path of a regular file"
         case .notAFilePath(let path) where path.isEmpty:
             "an empty path names no file (SQLite would keep the tweets in a temporary database)"
         case .notAFilePath(let path):
