@@ -56,7 +56,14 @@ public enum Server {
                     throw ListenError(host: configuration.host, port: configuration.port, errno: 0)
                 }
             }
-            try store.close()
+            do {
+                try store.close()
+            } catch let error as TweetStoreError {
+                // Replaced or removed while serving: left to the files now at its path.
+                let requests = cancelled.withLockedValue { $0 } ? "requests past the shutdown timeout cancelled" : "requests finished"
+                logger.error("stopped: \(requests), database not closed: \(error)", metadata: ["db": "\(configuration.databasePath)"])
+                return
+            }
         }
         let requests = cancelled.withLockedValue { $0 } ? "requests past the shutdown timeout cancelled" : "requests finished"
         logger.notice("stopped: \(requests), database closed", metadata: ["db": "\(configuration.databasePath)"])

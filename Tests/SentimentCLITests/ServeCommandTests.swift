@@ -179,6 +179,71 @@ struct ServeCommandTests {
         #expect(history.output.hasPrefix("sunnydays\t"), "the history was cleared: \(history.output)")
     }
 
+    @Test("A database file moved over the served one is no longer read or written by the server: a 503 database-replaced, a failing health check, and the file moved in left whole for other processes")
+    func databaseReplacedWhileServing() async throws {
+        let folder = try TemporaryFolder("sentiment-serve-replaced")
+        let db = folder.appendingPathComponent("tweets.sqlite").path
+        let other = folder.appendingPathComponent("restored.sqlite").path
+        let sunnydays = SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/sunnydays").path
+        let rainyday = SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/rainyday_ops.jsonl").path
+        #expect(try await SentimentExecutable.run(["import", sunnydays, "--db", db]).status == 0)
+        #expect(try await SentimentExecutable.run(["import", rainyday, "--db", other]).status == 0)
+        let errURL = folder.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let stderr = try FileHandle(forWritingTo: errURL)
+        defer { try? stderr.close() }
+        let process = try SentimentExecutable.process(["serve", "--profile", "dev", "--port", "0", "--db", db, "--offline", "--log-format", "json"])
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = stderr
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let listening = try #require(try await logLine(in: errURL, timeout: .seconds(60)) { $0["message"] as? String == "listening" },
+                                     "the server never said it was listening: \(String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))")
+        let address = try #require(listening["address"] as? String)
+        func get(_ path: String, method: String = "GET") async throws -> (Int?, [String: Any]) {
+            var request = URLRequest(url: try #require(URL(string: address + path)))
+            request.httpMethod = method
+            let (body, response) = try await URLSession.shared.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode, (try? JSONSerialization.jsonObject(with: body) as? [String: Any]) ?? [:])
+        }
+        // The server has read and written its file: the search is in its history.
+        #expect(try await get("/v1/users/sunnydays/tweets?limit=20").0 == 200)
+
+        // A backup restored over it: its tweets are rainyday_ops's alone.
+        try #require(rename(other, db) == 0)
+        let restored = try Data(contentsOf: URL(fileURLWithPath: db))
+        for (path, method) in [("/v1/users/sunnydays/tweets?limit=20", "GET"), ("/v1/history", "GET"), ("/v1/history", "DELETE")] {
+            let (status, problem) = try await get(path, method: method)
+            #expect(status == 503, "\(method) \(path): \(problem)")
+            #expect(problem["code"] as? String == "database-replaced", "\(method) \(path): \(problem)")
+        }
+        let (health, answer) = try await get("/healthz")
+        #expect(health == 503)
+        #expect(answer["database"] as? String == "failing")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == restored, "the server wrote to the file moved in")
+
+        // Another process reads and writes the file moved in as it is: it read
+        // the server's pages in the -wal with it, the server's search among them
+        // (or "database disk image is malformed", for pages the two files hold otherwise).
+        let timeline = try await SentimentExecutable.run(["tweets", "rainyday_ops", "--offline", "--format", "jsonl", "--db", db])
+        #expect(timeline.status == 0, "\(timeline.stderr)")
+        #expect(try timeline.records().count == 5)
+        let history = try await SentimentExecutable.run(["history", "--db", db])
+        #expect(history.outputLines.map { $0.split(separator: "\t").first.map(String.init) } == ["rainyday_ops"], "\(history.output)")
+
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning, "the server was still running 30 s after SIGTERM")
+        #expect(process.terminationStatus == 0)
+        let stopped = logLines(errURL).last { ($0["message"] as? String)?.hasPrefix("stopped") == true }
+        #expect((stopped?["message"] as? String)?.contains("database not closed: it was replaced by another file") == true,
+                "\(String(describing: stopped))")
+        // The server's close left the file moved in, and its history, as the other processes wrote them.
+        let after = try await SentimentExecutable.run(["history", "--db", db])
+        #expect(after.output == history.output, "\(after.stderr)")
+    }
+
     @Test("A database that cannot be opened, a folder or a named pipe, exits 73 naming it and saying what it is, online and offline, as tweets and history do")
     func unopenableDatabase() async throws {
         let folder = try TemporaryFolder("sentiment-serve-db")

@@ -384,6 +384,50 @@ struct StoreTests {
         }
     }
 
+    @Test("A store whose file is moved over or removed neither reads nor writes any more, saying so, and its close leaves the files at its path alone")
+    func fileReplacedWhileOpen() async throws {
+        try await withTemporaryDirectory { directory async throws in
+            for removed in [false, true] {
+                let path = directory.path("tweets-\(removed).sqlite")
+                let store = try TweetStore(path: path, logger: testLogger)
+                try await store.save(users: [alice], tweets: sampleTweets(2, by: alice))
+                #expect(try await store.tweetCount() == 2)
+                let other = directory.path("restored-\(removed).sqlite")
+                let restored = try TweetStore(path: other, logger: testLogger)
+                try await restored.recordSearch(username: "bob", limit: 50)
+                try restored.close()
+                if removed {
+                    try FileManager.default.removeItem(atPath: path)
+                } else {
+                    try #require(rename(other, path) == 0)
+                }
+                let refusal = TweetStoreError.replacedWhileOpen(removed: removed)
+                await #expect(throws: refusal) { try await store.tweetCount() }
+                await #expect(throws: refusal) { try await store.recordSearch(username: "alice", limit: 50) }
+                await #expect(throws: refusal) { try await store.clearSearchHistory() }
+                #expect(TweetStore.isDatabaseFailure(refusal))
+                #expect(throws: refusal) { try store.close() }
+                // Its connections stay open, so the `-wal` and `-shm` at the path, which other processes share, stay too.
+                #expect(FileManager.default.fileExists(atPath: path + "-wal") && FileManager.default.fileExists(atPath: path + "-shm"))
+                #expect(refusal.description.hasPrefix(removed ? "it was removed since it was opened" : "it was replaced by another file since it was opened"))
+            }
+        }
+    }
+
+    @Test("Every write is in the database file as soon as it is committed, so a copy of the file alone, made while the store is open, holds it")
+    func writesReachTheFileAtOnce() async throws {
+        try await withStore { store, directory in
+            try await store.save(users: [alice], tweets: sampleTweets(3, by: alice))
+            try await store.recordSearch(username: "alice", limit: 50)
+            let copy = directory.path("copy.sqlite")
+            try FileManager.default.copyItem(atPath: store.path, toPath: copy)
+            let queue = try DatabaseQueue(path: copy)
+            defer { try? queue.close() }
+            #expect(try await queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM tweet") } == 3)
+            #expect(try await queue.read { db in try String.fetchAll(db, sql: "SELECT username FROM search_history") } == ["alice"])
+        }
+    }
+
     @Test("Opening a file another connection holds the write lock of fails after one busy timeout, not one per attempt")
     func openWhileAnotherConnectionWrites() async throws {
         try await withTemporaryDirectory { directory async throws in

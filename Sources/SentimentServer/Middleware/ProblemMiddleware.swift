@@ -10,7 +10,8 @@ import Tweets
 /// breaks HTTP's framing or ends early (NIO's `HTTPParserError`) is a 400
 /// `malformed-request`, the client's fault; a database whose write lock
 /// another process holds past the busy timeout is a 503 `database-busy`
-/// with `Retry-After`; anything else is a
+/// with `Retry-After`; a database file replaced or removed while the
+/// server had it open is a 503 `database-replaced`; anything else is a
 /// 500 whose detail goes to the log, not the client. 5xx answers are logged
 /// (``logLevel(for:)``).
 struct ProblemMiddleware: RouterMiddleware {
@@ -69,6 +70,8 @@ struct ProblemMiddleware: RouterMiddleware {
             return .malformedRequest(detail)
         case let error where TweetStore.isBusy(error):
             return .databaseBusy
+        case TweetStoreError.replacedWhileOpen(let removed):
+            return .databaseReplaced(removed: removed)
         default:
             return .internalError
         }

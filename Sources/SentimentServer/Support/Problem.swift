@@ -165,6 +165,15 @@ extension Problem {
     /// The `Retry-After` of ``databaseBusy``, in seconds: as long as the server waited for the lock.
     static let databaseBusyRetryAfter = 10
 
+    /// 503: the database file was moved away, copied over or removed while
+    /// the server had it open, so the server reads and writes it no more
+    /// (``TweetStoreError/replacedWhileOpen(removed:)``) until it is started again.
+    static func databaseReplaced(removed: Bool) -> Problem {
+        Problem(status: .serviceUnavailable, code: "database-replaced", title: "Database replaced",
+                detail: "the database file was \(removed ? "removed" : "replaced by another") while the server had it open, "
+                    + "so the server no longer reads or writes it: restart the server to use the file now at its path")
+    }
+
     /// 500: a bug or an unexpected failure; the detail stays in the logs.
     static let internalError = Problem(status: .internalServerError, code: "internal-error", title: "Internal server error",
                                        detail: "see the server's log for this request id")

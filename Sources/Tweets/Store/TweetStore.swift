@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import Sentiment
+import Synchronization
 
 /// The SQLite database of users, tweets, classifications and search history.
 ///
@@ -22,6 +23,11 @@ public final class TweetStore: Sendable {
     /// every write throws SQLite's `SQLITE_READONLY`.
     public let isReadOnly: Bool
     private let pool: DatabasePool
+    /// The file opened at `path`: SQLite keeps its connections to that file,
+    /// and finds its `-wal` and `-shm` by the path, so once the path names
+    /// another file (moved or copied over it) or none, using the connections
+    /// would write the old file's pages into the new one's `-wal`.
+    private let file: FileIdentity?
 
     /// The migrations' names, in order.
     public static var migrationNames: [String] { Migrations.migrator.migrations }
@@ -87,6 +93,7 @@ public final class TweetStore: Sendable {
         configuration.readonly = true
         configuration.busyMode = .timeout(busyTimeout)
         pool = try Self.openReadOnly(path: path, configuration: configuration)
+        file = FileIdentity(path: path)
         do {
             let applied = try pool.read { db in try Self.checkedMigrations(db) }
             let pending = Migrations.migrator.migrations.filter { !applied.contains($0) }
@@ -185,6 +192,12 @@ public final class TweetStore: Sendable {
         configuration.prepareDatabase { db in
             // Safe in WAL mode: a crash loses at most the last transactions, never integrity.
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            // Every commit's pages go into the file at once (a passive
+            // checkpoint, which waits for no one), so that the `-wal` beside
+            // it never holds pages that only this file's readers may apply: a
+            // file moved over this one while it is open would otherwise be
+            // read with them by every other process, and damaged.
+            try db.execute(sql: "PRAGMA wal_autocheckpoint = 1")
         }
         // Processes that open a new file at once race twice (each loser
         // tries again, a moment later, up to `openAttempts` times): switching
@@ -209,6 +222,7 @@ public final class TweetStore: Sendable {
             }
         }
         pool = opened!
+        file = FileIdentity(path: path)
         let migrator = Migrations.migrator
         let known = Set(migrator.migrations)
         while true {
@@ -327,7 +341,8 @@ public final class TweetStore: Sendable {
     /// busy timeout, a full disk, a read-only or corrupt file), and not one of
     /// the data or of a source.
     public static func isDatabaseFailure(_ error: any Error) -> Bool {
-        error is DatabaseError
+        if case TweetStoreError.replacedWhileOpen = error { return true }
+        return error is DatabaseError
     }
 
     /// How many times `init` tries to open and migrate a file that other
@@ -342,8 +357,46 @@ public final class TweetStore: Sendable {
     /// the `-wal` and `-shm` files (GRDB's `close()` closes the writer first,
     /// and a last reader cannot: a copy of the file alone then lacked the
     /// latest writes). Another process with the file open keeps them.
+    ///
+    /// When the path names another file than the one opened, or none
+    /// (``TweetStoreError/replacedWhileOpen(removed:)``), nothing is closed
+    /// and that error is thrown: the last connection's close would move the
+    /// WAL's pages into the old file and remove the `-wal` and `-shm` at the
+    /// path, which are the new file's. The connections stay open until the
+    /// process ends, when nothing more is written.
     public func close() throws {
+        do {
+            try checkFile()
+        } catch {
+            Self.abandoned.withLock { $0.append(pool) }
+            throw error
+        }
         try Self.close(pool)
+    }
+
+    /// The pools of stores whose file was replaced or removed, kept open until the process ends (``close()``).
+    private static let abandoned = Mutex<[DatabasePool]>([])
+
+    /// Throws ``TweetStoreError/replacedWhileOpen(removed:)`` when the path
+    /// names another file than the one opened, or none.
+    private func checkFile() throws {
+        guard let file else { return }
+        guard let now = FileIdentity(path: path) else { throw TweetStoreError.replacedWhileOpen(removed: true) }
+        if now != file { throw TweetStoreError.replacedWhileOpen(removed: false) }
+    }
+
+    /// `pool.read`, once the path is checked to name the file opened (``checkFile()``).
+    private func read<T: Sendable>(_ value: @Sendable (Database) throws -> T) async throws -> T {
+        try checkFile()
+        return try await pool.read(value)
+    }
+
+    /// `pool.write`, once the path is checked to name the file opened
+    /// (``checkFile()``): a write to a file moved away or copied over would
+    /// go to the `-wal` the new file is read with, and damage it.
+    private func write<T: Sendable>(_ updates: @Sendable (Database) throws -> T) async throws -> T {
+        try checkFile()
+        return try await pool.write(updates)
     }
 
     /// Closes `pool` as ``close()`` does: its readers first.
@@ -354,12 +407,12 @@ public final class TweetStore: Sendable {
 
     /// The names of the migrations applied to the file.
     public func appliedMigrations() async throws -> [String] {
-        try await pool.read { db in try Migrations.migrator.appliedMigrations(db) }
+        try await read { db in try Migrations.migrator.appliedMigrations(db) }
     }
 
     /// The SQLite journal mode (`"wal"`).
     public func journalMode() async throws -> String {
-        try await pool.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
+        try await read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
     }
 
     // MARK: - Users and tweets
@@ -433,7 +486,7 @@ public final class TweetStore: Sendable {
     ///     update time, which says when a source last gave the account.
     public func saveTweets(users: [User], tweets: [Tweet], at date: Date = Date(),
                            replacingTexts: Bool = false, unchangedUsers: Set<String> = []) async throws -> Saved {
-        try await pool.write { db in
+        try await write { db in
             var saved = Saved()
             var madeUp = Set(users.map(\.id).filter { $0.hasPrefix(User.localIDPrefix) })
             for user in users {
@@ -507,7 +560,7 @@ public final class TweetStore: Sendable {
     /// name may hold both.
     public func user(username: String) async throws -> User? {
         let key = User.key(for: username)
-        return try await pool.read { db in
+        return try await read { db in
             try UserRecord.filter(Column("username_key") == key).order(Self.nameHolderOrder).fetchOne(db)?.user
         }
     }
@@ -518,7 +571,7 @@ public final class TweetStore: Sendable {
 
     /// The stored user with this id.
     public func user(id: String) async throws -> User? {
-        try await pool.read { db in try UserRecord.fetchOne(db, key: id)?.user }
+        try await read { db in try UserRecord.fetchOne(db, key: id)?.user }
     }
 
     /// The longest prefix ``users(prefix:limit:)`` looks for: 100 characters.
@@ -543,7 +596,7 @@ public final class TweetStore: Sendable {
         let key = User.key(for: prefix)
         guard !key.isEmpty, key.count <= Self.maximumPrefixLength, limit > 0 else { return [] }
         let pattern = Self.likeEscaped(key) + "%"
-        return try await pool.read { db in
+        return try await read { db in
             try UserRecord.fetchAll(
                 db,
                 SQLRequest<UserRecord>(literal: """
@@ -563,14 +616,14 @@ public final class TweetStore: Sendable {
 
     /// Whether the tweet `id` is stored, with `authorID` as its author.
     public func containsTweet(id: String, authorID: String) async throws -> Bool {
-        try await pool.read { db in
+        try await read { db in
             try TweetRecord.filter(Column("id") == id && Column("author_id") == authorID).fetchCount(db) > 0
         }
     }
 
     /// How many tweets are stored, for one author or in all.
     public func tweetCount(authorID: String? = nil) async throws -> Int {
-        try await pool.read { db in
+        try await read { db in
             if let authorID {
                 return try TweetRecord.filter(Column("author_id") == authorID).fetchCount(db)
             }
@@ -590,7 +643,7 @@ public final class TweetStore: Sendable {
     ///   - limit: the page size (none when 0 or less).
     public func timeline(authorID: String, modelID: String, before: String? = nil, limit: Int) async throws -> [StoredTweet] {
         guard limit > 0 else { return [] }   // SQLite reads a negative LIMIT as none
-        return try await pool.read { db in
+        return try await read { db in
             var sql = """
                 SELECT tweet.*, classification.*
                 FROM tweet
@@ -626,7 +679,7 @@ public final class TweetStore: Sendable {
     ///   - limit: at most this many (none when 0 or less).
     public func unclassifiedTweets(modelID: String, ids: [String]? = nil, limit: Int = .max) async throws -> [Tweet] {
         guard limit > 0 else { return [] }   // SQLite reads a negative LIMIT as none, `prefix` traps
-        return try await pool.read { db in
+        return try await read { db in
             let sql = """
                 SELECT tweet.* FROM tweet
                 WHERE NOT EXISTS (SELECT 1 FROM classification c WHERE c.tweet_id = tweet.id AND c.model_id = ?)
@@ -655,7 +708,7 @@ public final class TweetStore: Sendable {
     public func saveClassifications(_ predictions: [(tweetID: String, prediction: Prediction)], modelID: String,
                                     at date: Date = Date()) async throws {
         guard !predictions.isEmpty else { return }
-        try await pool.write { db in
+        try await write { db in
             for (tweetID, prediction) in predictions {
                 try ClassificationRecord(tweetID: tweetID, modelID: modelID, prediction: prediction, classifiedAt: date)
                     .insert(db, onConflict: .replace)
@@ -665,7 +718,7 @@ public final class TweetStore: Sendable {
 
     /// How many classifications are stored, for one model or in all.
     public func classificationCount(modelID: String? = nil) async throws -> Int {
-        try await pool.read { db in
+        try await read { db in
             if let modelID {
                 return try ClassificationRecord.filter(Column("model_id") == modelID).fetchCount(db)
             }
@@ -681,7 +734,7 @@ public final class TweetStore: Sendable {
         var name = Substring(username.trimmingCharacters(in: .whitespacesAndNewlines))
         if name.hasPrefix("@") { name = name.dropFirst() }
         let record = SearchHistoryRecord(usernameKey: User.key(for: username), username: String(name), searchedAt: date)
-        try await pool.write { db in
+        try await write { db in
             try record.insert(db, onConflict: .replace)
             try db.execute(
                 sql: """
@@ -694,7 +747,7 @@ public final class TweetStore: Sendable {
 
     /// The searched usernames, most recent first.
     public func searchHistory(limit: Int = .max) async throws -> [SearchHistoryEntry] {
-        try await pool.read { db in
+        try await read { db in
             try SearchHistoryRecord
                 .fetchAll(db, sql: "SELECT * FROM search_history ORDER BY searched_at DESC, rowid DESC LIMIT ?",
                           arguments: [limit])
@@ -704,7 +757,7 @@ public final class TweetStore: Sendable {
 
     /// Deletes the whole search history.
     public func clearSearchHistory() async throws {
-        try await pool.write { db in _ = try SearchHistoryRecord.deleteAll(db) }
+        try await write { db in _ = try SearchHistoryRecord.deleteAll(db) }
     }
 
     // MARK: - Helpers
@@ -752,6 +805,10 @@ public enum TweetStoreError: Sendable, Hashable, DescribedError {
     /// folder with a misleading "disk I/O error", waits forever on a named
     /// pipe, and leaves a `-journal` beside a device.
     case notAFile(NonFileKind)
+    /// The path names another file than the one the store opened (moved or
+    /// copied over it), or none (`removed`): the store neither reads nor
+    /// writes it any more, so as not to damage the file now there.
+    case replacedWhileOpen(removed: Bool)
 
     /// A one-line reason.
     public var description: String {
@@ -769,6 +826,9 @@ public enum TweetStoreError: Sendable, Hashable, DescribedError {
         case .foreignDatabase(let tables):
             "it is another program's SQLite database (its tables: \(Self.list(tables))); "
                 + "sentiment keeps tweets in a database of its own: choose another file"
+        case .replacedWhileOpen(let removed):
+            (removed ? "it was removed" : "it was replaced by another file")
+                + " since it was opened, so it is no longer read or written: start again to use the file now at its path"
         case .notAFile(.folder(let path)):
             "it is a folder, not a database file: give the path of a file, such as \(path.escapingControlCharacters)/tweets.sqlite"
         case .notAFile(let kind):
