@@ -36,6 +36,53 @@ struct ServeCommandTests {
         return logLines(file).first(where: matches)
     }
 
+    /// A `serve --offline` process on a free port with JSON logs, its standard
+    /// error in a file; terminated, if still running, when it goes.
+    private final class OfflineServer {
+        let process: Process
+        let errURL: URL
+        private let stderr: FileHandle
+        /// The address it said it listens on, once it did.
+        var address = ""
+
+        init(db: String, errURL: URL) throws {
+            self.errURL = errURL
+            _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+            stderr = try FileHandle(forWritingTo: errURL)
+            process = try SentimentExecutable.process(["serve", "--profile", "dev", "--port", "0", "--db", db, "--offline", "--log-format", "json"])
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = stderr
+        }
+
+        deinit {
+            if process.isRunning { process.terminate() }
+            try? stderr.close()
+        }
+    }
+
+    /// Starts `serve --offline` on `db`, its standard error in `errURL`, and
+    /// waits for it to say where it listens.
+    private func startOfflineServer(db: String, errURL: URL) async throws -> OfflineServer {
+        let server = try OfflineServer(db: db, errURL: errURL)
+        let process = server.process
+        try process.run()
+        let listening = try #require(try await logLine(in: errURL, timeout: .seconds(60)) { $0["message"] as? String == "listening" },
+                                     """
+                                     the server never said it was listening (\(process.isRunning ? "still running" : "exited \(process.terminationStatus)")); \
+                                     its standard error: \(String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
+                                     """)
+        server.address = try #require(listening["address"] as? String)
+        return server
+    }
+
+    /// Sends the server SIGTERM and waits up to 30 s for it to end.
+    private func stop(_ process: Process) async throws {
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning, "the server was still running 30 s after SIGTERM")
+    }
+
     @Test("SIGTERM stops the server with exit status 0, a request's log line carries its id, and the database opens again")
     func sigtermStopsGracefully() async throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("sentiment-serve-\(UUID().uuidString)")
@@ -46,22 +93,9 @@ struct ServeCommandTests {
         let archive = SentimentExecutable.packageRoot.appendingPathComponent("Examples/archive/sunnydays").path
         #expect(try await SentimentExecutable.run(["import", archive, "--db", db]).status == 0)
         let errURL = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let stderr = try FileHandle(forWritingTo: errURL)
-        defer { try? stderr.close() }
+        let server = try await startOfflineServer(db: db, errURL: errURL)
+        let (process, address) = (server.process, server.address)
 
-        let process = try SentimentExecutable.process(["serve", "--profile", "dev", "--port", "0", "--db", db, "--offline", "--log-format", "json"])
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = stderr
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        let listening = try #require(try await logLine(in: errURL, timeout: .seconds(60)) { $0["message"] as? String == "listening" },
-                                     """
-                                     the server never said it was listening (\(process.isRunning ? "still running" : "exited \(process.terminationStatus)")); \
-                                     its standard error: \(String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))
-                                     """)
-        let address = try #require(listening["address"] as? String)
         var request = URLRequest(url: try #require(URL(string: "\(address)/healthz")))
         request.setValue("trace-serve-1", forHTTPHeaderField: "X-Request-ID")
         let (body, response) = try await URLSession.shared.data(for: request)
@@ -72,10 +106,7 @@ struct ServeCommandTests {
         #expect(logged?["path"] as? String == "/healthz")
         #expect(logged?["status"] as? String == "200")
 
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!process.isRunning, "the server was still running 30 s after SIGTERM")
+        try await stop(process)
         #expect(process.terminationReason == .exit)
         #expect(process.terminationStatus == 0)
         #expect(logLines(errURL).contains { $0["sl-signal"] as? String == "SIGTERM" })
@@ -169,10 +200,7 @@ struct ServeCommandTests {
         let problem = try #require(try JSONSerialization.jsonObject(with: clearBody) as? [String: Any])
         #expect(problem["code"] as? String == "read-only-database", "\(problem)")
 
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!process.isRunning, "the server was still running 30 s after SIGTERM")
+        try await stop(process)
         #expect(process.terminationStatus == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before, "the read-only file was written")
         let history = try await SentimentExecutable.run(["history", "--db", db])
@@ -189,17 +217,8 @@ struct ServeCommandTests {
         #expect(try await SentimentExecutable.run(["import", sunnydays, "--db", db]).status == 0)
         #expect(try await SentimentExecutable.run(["import", rainyday, "--db", other]).status == 0)
         let errURL = folder.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let stderr = try FileHandle(forWritingTo: errURL)
-        defer { try? stderr.close() }
-        let process = try SentimentExecutable.process(["serve", "--profile", "dev", "--port", "0", "--db", db, "--offline", "--log-format", "json"])
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = stderr
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-        let listening = try #require(try await logLine(in: errURL, timeout: .seconds(60)) { $0["message"] as? String == "listening" },
-                                     "the server never said it was listening: \(String(decoding: (try? Data(contentsOf: errURL)) ?? Data(), as: UTF8.self))")
-        let address = try #require(listening["address"] as? String)
+        let server = try await startOfflineServer(db: db, errURL: errURL)
+        let (process, address) = (server.process, server.address)
         func get(_ path: String, method: String = "GET") async throws -> (Int?, [String: Any]) {
             var request = URLRequest(url: try #require(URL(string: address + path)))
             request.httpMethod = method
@@ -231,10 +250,7 @@ struct ServeCommandTests {
         let history = try await SentimentExecutable.run(["history", "--db", db])
         #expect(history.outputLines.map { $0.split(separator: "\t").first.map(String.init) } == ["rainyday_ops"], "\(history.output)")
 
-        kill(process.processIdentifier, SIGTERM)
-        let deadline = ContinuousClock.now + .seconds(30)
-        while process.isRunning && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(!process.isRunning, "the server was still running 30 s after SIGTERM")
+        try await stop(process)
         #expect(process.terminationStatus == 0)
         let stopped = logLines(errURL).last { ($0["message"] as? String)?.hasPrefix("stopped") == true }
         #expect((stopped?["message"] as? String)?.contains("database not closed: it was replaced by another file") == true,
